@@ -1,0 +1,213 @@
+/**
+ * The catalog of everything mcp-gen can tell a user about their input.
+ *
+ * Every diagnostic has a stable code (safe to grep for and to document), a
+ * location (file plus JSON pointer or line:column), what went wrong and how
+ * to fix it. The library collects diagnostics and throws them together as a
+ * {@link McpGenError}; it never prints and never exits. The CLI prints one
+ * line per diagnostic.
+ */
+
+/** Where a problem is: a file and, inside it, a JSON pointer or a line and column. */
+export interface Location {
+  readonly file: string;
+  readonly pointer?: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** How serious a diagnostic is. Errors stop generation; warnings and notes do not. */
+export type Severity = "error" | "warning" | "note";
+
+/** One message from the catalog, with its parameters filled in. */
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly fix?: string;
+  readonly location?: Location;
+}
+
+interface CatalogEntry<P> {
+  readonly severity: Severity;
+  readonly message: (params: P) => string;
+  readonly fix?: (params: P) => string;
+}
+
+function entry<P>(e: CatalogEntry<P>): CatalogEntry<P> {
+  return e;
+}
+
+const supportedDialects =
+  "draft-07 (http://json-schema.org/draft-07/schema#) and 2020-12 (https://json-schema.org/draft/2020-12/schema)";
+
+/**
+ * The catalog. Codes are `MCPG` plus three digits, grouped by stage:
+ * 1xx where schemas come from, 2xx reading them, 3xx the patch overlay,
+ * 4xx building the model, 5xx writing output, 9xx internal.
+ */
+export const catalog = {
+  MCPG101: entry<{ revision: string; known: readonly string[] }>({
+    severity: "error",
+    message: (p) => `unknown MCP revision "${p.revision}"`,
+    fix: (p) => `use one of ${p.known.join(", ")}, or pass --spec <dir> with a schema.json`,
+  }),
+  MCPG102: entry<{ revision: string; tried: readonly string[] }>({
+    severity: "error",
+    message: (p) => `could not find the schema of revision ${p.revision}; tried: ${p.tried.join("; ")}`,
+    fix: (p) =>
+      `connect to the internet and run \`mcp-gen schema pull ${p.revision}\`, or set MCP_GEN_SCHEMA_DIR to a folder holding ${p.revision}/schema.json`,
+  }),
+  MCPG103: entry<{ file: string; expected: string; actual: string }>({
+    severity: "error",
+    message: (p) => `checksum mismatch for ${p.file}: expected sha256 ${p.expected}, got ${p.actual}`,
+    fix: () =>
+      "the file is not the pinned upstream file; delete it (from the cache or MCP_GEN_SCHEMA_DIR) and run `mcp-gen schema pull <revision>`",
+  }),
+  MCPG104: entry<{ dir: string }>({
+    severity: "error",
+    message: (p) => `no schema.json in ${p.dir}`,
+    fix: () => "pass --spec a folder that holds schema.json (and optionally schema.ts), or a revision name",
+  }),
+  MCPG105: entry<{ url: string; reason: string }>({
+    severity: "error",
+    message: (p) => `download of ${p.url} failed: ${p.reason}`,
+    fix: () => "check the network, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
+  }),
+  MCPG201: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `malformed JSON: ${p.reason}`,
+    fix: () => "fix the JSON syntax at the position shown",
+  }),
+  MCPG202: entry<{ ref: string }>({
+    severity: "error",
+    message: (p) => `$ref "${p.ref}" points to nothing in this schema`,
+    fix: () => "point the $ref at an existing definition, or add the definition",
+  }),
+  MCPG203: entry<{ dialect: string }>({
+    severity: "error",
+    message: (p) => `unsupported JSON Schema dialect "${p.dialect}"`,
+    fix: () => `use one of the supported dialects: ${supportedDialects}`,
+  }),
+  MCPG204: entry<{ ref: string }>({
+    severity: "error",
+    message: (p) => `remote $ref "${p.ref}" is not supported (mcp-gen never fetches referenced schemas)`,
+    fix: () => "inline the referenced schema as a local definition and use a local $ref (#/$defs/...)",
+  }),
+  MCPG205: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `schema.ts does not parse: ${p.reason}`,
+    fix: () => "fix the TypeScript syntax, or remove schema.ts to generate from schema.json alone",
+  }),
+  MCPG206: entry<{ what: string }>({
+    severity: "note",
+    message: (p) => `no schema.ts beside schema.json, so ${p.what} could not be known`,
+    fix: () => "put the revision's schema.ts next to schema.json for literal unions, constants and deprecations",
+  }),
+  MCPG207: entry<{ chain: string }>({
+    severity: "error",
+    message: (p) => `$ref cycle with nothing between the references: ${p.chain}`,
+    fix: () => "such a definition describes no value; make one of them an object, array or union",
+  }),
+  MCPG208: entry<{ found: string }>({
+    severity: "error",
+    message: (p) => `schema.json has no definitions (${p.found})`,
+    fix: () => "the file must hold an object with $defs (2020-12) or definitions (draft-07)",
+  }),
+  MCPG301: entry<{ patch: string; expected: string; actual: string }>({
+    severity: "error",
+    message: (p) =>
+      `patch "${p.patch}" no longer applies: upstream has changed (expected ${p.expected}, found ${p.actual})`,
+    fix: () =>
+      "upstream may have fixed the defect: review the patch in schema/patches/ and delete or update it",
+  }),
+  MCPG302: entry<{ patch: string; reason: string }>({
+    severity: "error",
+    message: (p) => `patch "${p.patch}" is malformed: ${p.reason}`,
+    fix: () => "every replace or remove must follow a test of the same path; see schema/patch.schema.json",
+  }),
+  MCPG303: entry<{ patch: string; why: string }>({
+    severity: "note",
+    message: (p) => `applied patch "${p.patch}": ${p.why}`,
+  }),
+  MCPG401: entry<{ method: string; definitions: readonly string[] }>({
+    severity: "error",
+    message: (p) => `method "${p.method}" is defined more than once (${p.definitions.join(", ")})`,
+    fix: () => "each request and notification method must have exactly one definition",
+  }),
+  MCPG402: entry<{ request: string }>({
+    severity: "warning",
+    message: (p) => `no result definition found for ${p.request}; assuming EmptyResult`,
+  }),
+  MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `refusing to write into ${p.dir}: it holds files mcp-gen did not write (${p.foreign.slice(0, 5).join(", ")}${p.foreign.length > 5 ? ", ..." : ""})`,
+    fix: () => "choose an empty or mcp-gen-owned folder for --out, or pass --force to replace it",
+  }),
+  MCPG502: entry<{ path: string }>({
+    severity: "error",
+    message: (p) => `output path ${p.path} escapes the output folder`,
+    fix: () => "emitted paths must be relative and stay inside --out",
+  }),
+  MCPG503: entry<{ file: string; state: "stale" | "missing" | "extra" }>({
+    severity: "error",
+    message: (p) => `${p.file} is ${p.state}`,
+    fix: () => "run the regenerate command in the file banner (npm run generate in this repository)",
+  }),
+  MCPG901: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `internal error: ${p.reason}`,
+  }),
+} as const;
+
+/** A stable diagnostic code from the catalog. */
+export type DiagnosticCode = keyof typeof catalog;
+
+type ParamsOf<C extends DiagnosticCode> = (typeof catalog)[C] extends CatalogEntry<infer P> ? P : never;
+
+/** Builds a diagnostic from the catalog, so every message has one wording. */
+export function diagnostic<C extends DiagnosticCode>(
+  code: C,
+  params: ParamsOf<C>,
+  location?: Location,
+): Diagnostic {
+  const e = catalog[code] as CatalogEntry<ParamsOf<C>>;
+  return {
+    code,
+    severity: e.severity,
+    message: e.message(params),
+    ...(e.fix ? { fix: e.fix(params) } : {}),
+    ...(location ? { location } : {}),
+  };
+}
+
+/** Thrown by the library when input problems stop generation; carries every error found. */
+export class McpGenError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join("\n"));
+    this.name = "McpGenError";
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Throws a {@link McpGenError} if any diagnostic is an error; returns the rest otherwise. */
+export function throwIfErrors(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
+  if (diagnostics.some((d) => d.severity === "error")) throw new McpGenError(diagnostics);
+  return diagnostics;
+}
+
+/** Renders a location as `file#/pointer` or `file:line:col`. */
+export function formatLocation(loc: Location): string {
+  if (loc.line !== undefined) return `${loc.file}:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ""}`;
+  if (loc.pointer !== undefined) return `${loc.file}#${loc.pointer}`;
+  return loc.file;
+}
+
+/** One line per diagnostic: `location: severity CODE: message (fix: ...)`. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.location ? `${formatLocation(d.location)}: ` : "";
+  const fix = d.fix ? ` (fix: ${d.fix})` : "";
+  return `${where}${d.severity} ${d.code}: ${d.message}${fix}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * emitErrorCodes: `ErrorCode` (a const object and its union type),
+ * `ERROR_CODES` (metadata per code), the range rules, and a typed builder
+ * per error definition of this revision.
+ */
+import type { ErrorCodeNode, McpModel } from "../model/types.js";
+import { TYPES_FILE } from "./emit-types.js";
+import { moduleSpecifier } from "./emit-validate-api.js";
+import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { jsDoc, literal, lowerFirst, stringArray } from "./names.js";
+
+/** The error codes module. */
+export const ERROR_CODES_FILE = "error-codes.gen.ts";
+
+/** JSON-RPC 2.0's standard messages, used as the builders' default messages. */
+const STANDARD_MESSAGES: Readonly<Record<number, string>> = {
+  [-32700]: "Parse error",
+  [-32600]: "Invalid Request",
+  [-32601]: "Method not found",
+  [-32602]: "Invalid params",
+  [-32603]: "Internal error",
+};
+
+const RANGES = `${jsDoc(
+  "Whether `code` is in -32020..-32099, the part of JSON-RPC's server-error range that MCP reserves for codes its specification defines. Implementations must not define codes here.",
+)}export function isSpecReservedCode(code: number): boolean {
+  return Number.isInteger(code) && code <= -32020 && code >= -32099;
+}
+
+${jsDoc("Whether `code` is in -32000..-32019, which MCP leaves to implementations; receivers must not give such codes meaning across implementations.")}export function isImplementationDefinedCode(code: number): boolean {
+  return Number.isInteger(code) && code <= -32000 && code >= -32019;
+}`;
+
+const INFO_TYPE = `${jsDoc(
+  "What ERROR_CODES records of a code. `policy`: `json-rpc` (JSON-RPC 2.0 standard), `spec` (defined by this revision), `legacy` (defined only by earlier revisions: accept it from older peers, never send it).",
+)}export interface ErrorCodeInfo {
+  readonly name: string;
+  readonly code: number;
+  readonly policy: "json-rpc" | "spec" | "legacy";
+  /** True for legacy codes: only to be accepted from peers of earlier revisions. */
+  readonly receiveOnly: boolean;
+  /** Known revisions that define the code. */
+  readonly revisions: readonly string[];
+  /** The error definition that carries the code in this revision. */
+  readonly definition?: string;
+  readonly doc?: string;
+}`;
+
+/** Emits `error-codes.gen.ts`. */
+export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile {
+  const file = new TsFileBuilder(ERROR_CODES_FILE);
+  const codes = model.errorCodes;
+  file.add(
+    `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = {\n${codes.map((c) => `${memberDoc(c)}  ${c.name}: ${c.code},`).join("\n")}\n} as const;`,
+  );
+  file.add(`${jsDoc("An error code this revision defines or must still accept.")}export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`);
+  file.add(INFO_TYPE);
+  file.add(`${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {\n${codes.map(infoEntry).join("\n")}\n};`);
+  file.add(RANGES);
+  const builders = codes.filter((c) => c.definition && c.policy !== "legacy");
+  if (builders.length > 0) file.importNamespace(moduleSpecifier(TYPES_FILE), "T", true);
+  for (const code of builders) file.add(builder(code));
+  return file.build(bannerText);
+}
+
+function memberDoc(code: ErrorCodeNode): string {
+  const doc = jsDoc(code.doc, code.policy === "legacy" ? `@deprecated Legacy (${code.revisions.join(", ")}): accept it from older peers, never send it.` : undefined);
+  return doc.replace(/^/gm, "  ");
+}
+
+function infoEntry(code: ErrorCodeNode): string {
+  const fields = [
+    `name: ${literal(code.name)}`,
+    `code: ${code.code}`,
+    `policy: ${literal(code.policy)}`,
+    `receiveOnly: ${code.policy === "legacy"}`,
+    `revisions: ${stringArray(code.revisions)}`,
+    ...(code.definition ? [`definition: ${literal(code.definition.name)}`] : []),
+    ...(code.doc ? [`doc: ${literal(code.doc)}`] : []),
+  ];
+  return `  [${code.code}]: { ${fields.join(", ")} },`;
+}
+
+/** The builder's function name: `UnsupportedProtocolVersion` → `unsupportedProtocolVersionError`. */
+export function builderName(code: ErrorCodeNode): string {
+  return lowerFirst(code.name.endsWith("Error") ? code.name : `${code.name}Error`);
+}
+
+function defaultMessage(code: ErrorCodeNode): string {
+  const words = code.name.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return STANDARD_MESSAGES[code.code] ?? words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function builder(code: ErrorCodeNode): string {
+  const def = code.definition!;
+  const errorType = def.form === "response" ? `T.${def.name}["error"]` : `T.${def.name}`;
+  const message = literal(defaultMessage(code));
+  const doc = jsDoc(`Builds the \`error\` member of a ${def.name} (code ${code.code}), ready to send.`);
+  if (def.data === "required") {
+    return `${doc}export function ${builderName(code)}(data: ${errorType}["data"], message: string = ${message}): ${errorType} {\n  return { code: ${code.code}, message, data };\n}`;
+  }
+  const dataParam = def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown";
+  return `${doc}export function ${builderName(code)}(message: string = ${message}, ${dataParam}): ${errorType} {\n  return data === undefined ? { code: ${code.code}, message } : { code: ${code.code}, message, data };\n}`;
+}

@@ -1,0 +1,18 @@
+/**
+ * emitIndex: the module users import; re-exports every other module.
+ */
+import type { McpModel } from "../model/types.js";
+import { SUPPORT_FILE } from "./emit-support.js";
+import { moduleSpecifier } from "./emit-validate-api.js";
+import { TsFileBuilder, type EmittedFile } from "./file.js";
+
+/** The index module. */
+export const INDEX_FILE = "index.ts";
+
+/** Emits `index.ts`, re-exporting `modules` (paths of the other emitted TypeScript files). */
+export function emitIndex(_model: McpModel, modules: readonly string[], bannerText: string): EmittedFile {
+  const file = new TsFileBuilder(INDEX_FILE);
+  file.add(modules.map((m) => `export * from ${JSON.stringify(moduleSpecifier(m))};`).join("\n"));
+  file.add(`export type { JsonRpcErrorObject, ParseResult, ValidationError, ValidationResult } from ${JSON.stringify(moduleSpecifier(SUPPORT_FILE))};`);
+  return file.build(bannerText);
+}

@@ -1,0 +1,102 @@
+/**
+ * emitMethods: the METHODS and NOTIFICATIONS tables, method → type maps,
+ * and METHOD_AVAILABILITY across the known revisions.
+ */
+import type { McpModel, NotificationNode, RequestNode } from "../model/types.js";
+import { TYPES_FILE } from "./emit-types.js";
+import { moduleSpecifier } from "./emit-validate-api.js";
+import { RESULT_TYPES_FILE } from "./emit-result-types.js";
+import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { jsDoc, literal, propertyKey, stringArray } from "./names.js";
+
+/** The methods module. */
+export const METHODS_FILE = "methods.gen.ts";
+
+const INFO_TYPES = `${jsDoc("Who sends a message. `input-request`: the server asks the client inside an InputRequiredResult (MRTR).")}export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
+
+${jsDoc("What the METHODS table records of a request method.")}export interface MethodInfo {
+  readonly method: string;
+  readonly direction: Direction;
+  /** The request definition. */
+  readonly request: string;
+  /** The named params definition, if the schema has one. */
+  readonly params?: string;
+  /** Whether requests carry params: always, optionally, or never. */
+  readonly paramsPresence: "required" | "optional" | "absent";
+  /** Result definitions by the resultType that selects them. */
+  readonly results: { readonly [resultType: string]: string };
+  /** True when the method may answer with an InputRequiredResult (Multi Round-Trip Requests). */
+  readonly mrtr: boolean;
+  readonly deprecated?: string;
+}
+
+${jsDoc("What the NOTIFICATIONS table records of a notification method.")}export interface NotificationInfo {
+  readonly method: string;
+  readonly direction: Direction;
+  readonly notification: string;
+  readonly params?: string;
+  readonly paramsPresence: "required" | "optional" | "absent";
+  readonly deprecated?: string;
+}`;
+
+/** Emits `methods.gen.ts`. */
+export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
+  const file = new TsFileBuilder(METHODS_FILE).importNamespace(moduleSpecifier(TYPES_FILE), "T", true).importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod");
+  file.add(INFO_TYPES);
+  file.add(`${jsDoc("Every request method of this revision.")}export const METHODS = {\n${model.requests.map(methodEntry).join("\n")}\n} as const satisfies { readonly [method: string]: MethodInfo };`);
+  file.add(`${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = {\n${model.notifications.map(notificationEntry).join("\n")}\n} as const satisfies { readonly [method: string]: NotificationInfo };`);
+  file.add(`${jsDoc("A request method of this revision.")}export type RequestMethod = keyof typeof METHODS;`);
+  file.add(`${jsDoc("A notification method of this revision.")}export type NotificationMethod = keyof typeof NOTIFICATIONS;`);
+  file.add(typeMap("The request type of each request method.", "RequestByMethod", model.requests, (r) => `T.${r.definition}`));
+  file.add(typeMap("The params type of each request method.", "ParamsByMethod", model.requests, paramsType));
+  file.add(typeMap("The notification type of each notification method.", "NotificationByMethod", model.notifications, (n) => `T.${n.definition}`));
+  file.add(typeMap("The params type of each notification method.", "NotificationParamsByMethod", model.notifications, paramsType));
+  file.add(`${jsDoc("The result union of a request method (wire requests only; input requests are answered inside inputResponses).")}export type ResultOf<M extends keyof ResultByMethod> = ResultByMethod[M];`);
+  file.add(availability(model));
+  return file.build(bannerText);
+}
+
+function methodEntry(r: RequestNode): string {
+  const results = r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: ${literal(b.definition)}`).join(", ");
+  const fields = [
+    `method: ${literal(r.method)}`,
+    `direction: ${literal(r.direction)}`,
+    `request: ${literal(r.definition)}`,
+    ...(r.paramsDefinition ? [`params: ${literal(r.paramsDefinition)}`] : []),
+    `paramsPresence: ${literal(r.params)}`,
+    `results: { ${results} }`,
+    `mrtr: ${r.mrtr}`,
+    ...(r.deprecated !== undefined ? [`deprecated: ${literal(r.deprecated)}`] : []),
+  ];
+  return `  ${literal(r.method)}: { ${fields.join(", ")} },`;
+}
+
+function notificationEntry(n: NotificationNode): string {
+  const fields = [
+    `method: ${literal(n.method)}`,
+    `direction: ${literal(n.direction)}`,
+    `notification: ${literal(n.definition)}`,
+    ...(n.paramsDefinition ? [`params: ${literal(n.paramsDefinition)}`] : []),
+    `paramsPresence: ${literal(n.params)}`,
+    ...(n.deprecated !== undefined ? [`deprecated: ${literal(n.deprecated)}`] : []),
+  ];
+  return `  ${literal(n.method)}: { ${fields.join(", ")} },`;
+}
+
+function paramsType(node: RequestNode | NotificationNode): string {
+  return node.params === "absent" ? "undefined" : `T.${node.definition}["params"]`;
+}
+
+function typeMap<N extends { method: string }>(doc: string, name: string, nodes: readonly N[], type: (n: N) => string): string {
+  return `${jsDoc(doc)}export interface ${name} {\n${nodes.map((n) => `  ${propertyKey(n.method)}: ${type(n)};`).join("\n")}\n}`;
+}
+
+/** For every method and notification of any known revision, the revisions that define it. */
+function availability(model: McpModel): string {
+  const byMethod = new Map<string, string[]>();
+  for (const summary of model.revisions) {
+    for (const method of [...summary.methods, ...summary.notifications]) byMethod.set(method, [...(byMethod.get(method) ?? []), summary.revision]);
+  }
+  const entries = [...byMethod.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([m, revs]) => `  ${literal(m)}: ${stringArray(revs)},`);
+  return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = {\n${entries.join("\n")}\n};`;
+}

@@ -1,0 +1,45 @@
+/**
+ * emitValidateApi: the typed API over the compiled validators:
+ * `validate(name, value)`, an `is<Definition>` guard per declaration, and
+ * the name → type map they share.
+ */
+import type { McpModel } from "../model/types.js";
+import { COMPILED_VALIDATORS_FILE } from "./emit-validators.js";
+import { SUPPORT_MODULE } from "./emit-support.js";
+import { TYPES_FILE } from "./emit-types.js";
+import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
+
+/** The validators API module. */
+export const VALIDATE_API_FILE = "validators.gen.ts";
+
+/** `./types.gen.ts` → `./types.gen.js`: the import specifier of an emitted module. */
+export function moduleSpecifier(path: string): string {
+  return `./${path.replace(/\.ts$/, ".js")}`;
+}
+
+/** Emits `validators.gen.ts`. */
+export function emitValidateApi(model: McpModel, bannerText: string): EmittedFile {
+  const file = new TsFileBuilder(VALIDATE_API_FILE)
+    .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
+    .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
+    .importValues(`./${SUPPORT_MODULE}`, "runValidator")
+    .importTypes(`./${SUPPORT_MODULE}`, "CompiledValidator", "ValidationResult");
+  const names = model.declarations.map((d) => d.name);
+  file.add(
+    `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes {\n${names.map((n) => `  ${propertyKey(n)}: T.${n};`).join("\n")}\n}`,
+  );
+  file.add(`${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`);
+  file.add(
+    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = {\n${names.map((n) => `  ${propertyKey(n)}: compiled.${validatorName(n)},`).join("\n")}\n};`,
+  );
+  file.add(
+    `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  return runValidator(VALIDATORS[name], value);\n}`,
+  );
+  for (const decl of model.declarations) {
+    file.add(
+      `${jsDoc(`True when \`value\` is a valid ${decl.name}.`)}export function ${guardName(decl.name)}(value: unknown): value is T.${decl.name} {\n  return VALIDATORS.${decl.name}(value);\n}`,
+    );
+  }
+  return file.build(bannerText);
+}

@@ -1,0 +1,39 @@
+/**
+ * The emit stage: every emitter, in output order. Emitters are pure
+ * functions from the model (and a banner) to file records.
+ */
+import type { McpModel } from "../model/types.js";
+import { emitErrorCodes, ERROR_CODES_FILE } from "./emit-error-codes.js";
+import { emitIndex } from "./emit-index.js";
+import { emitMessages, MESSAGES_FILE } from "./emit-messages.js";
+import { emitMethods, METHODS_FILE } from "./emit-methods.js";
+import { emitProtocol, PROTOCOL_FILE } from "./emit-protocol.js";
+import { emitResultTypes, RESULT_TYPES_FILE } from "./emit-result-types.js";
+import { emitSupport, SUPPORT_FILE } from "./emit-support.js";
+import { emitTypes, TYPES_FILE } from "./emit-types.js";
+import { emitValidateApi, VALIDATE_API_FILE } from "./emit-validate-api.js";
+import { emitValidators } from "./emit-validators.js";
+import { banner, type BannerOptions, type EmittedFile } from "./file.js";
+
+export type { BannerOptions, EmittedFile };
+
+/** The modules the index re-exports, in order. */
+const PUBLIC_MODULES = [TYPES_FILE, VALIDATE_API_FILE, MESSAGES_FILE, RESULT_TYPES_FILE, ERROR_CODES_FILE, METHODS_FILE, PROTOCOL_FILE];
+
+/** Runs every emitter; files come back sorted by path. */
+export async function emitFiles(model: McpModel, options: BannerOptions): Promise<EmittedFile[]> {
+  const top = banner(model, options);
+  const files = [
+    await emitTypes(model, top),
+    emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.")),
+    emitValidateApi(model, top),
+    emitMessages(model, top),
+    emitResultTypes(model, top),
+    emitErrorCodes(model, top),
+    emitMethods(model, top),
+    emitProtocol(model, top),
+    emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`)),
+    emitIndex(model, PUBLIC_MODULES, top),
+  ];
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,72 @@
+/**
+ * The patch overlay (schema/patches/<revision>.json): declarative fixes for
+ * known upstream defects. Each patch is a list of RFC 6902 JSON Patch
+ * operations against the upstream schema.json, and every `replace` or
+ * `remove` must be preceded by a `test` of the same path, so a patch fails
+ * loudly instead of silently rewriting something upstream has changed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { isJsonObject, type JsonValue } from "./json.js";
+import { packageRoot } from "./package-root.js";
+
+/** One RFC 6902 operation (the subset mcp-gen uses). */
+export type PatchOperation =
+  | { readonly op: "test"; readonly path: string; readonly value: JsonValue }
+  | { readonly op: "add"; readonly path: string; readonly value: JsonValue }
+  | { readonly op: "replace"; readonly path: string; readonly value: JsonValue }
+  | { readonly op: "remove"; readonly path: string };
+
+/**
+ * Which emitted artefacts a patch shapes. `types-and-validators` fixes a
+ * plain defect (schema.json disagrees with schema.ts); `validators` adds a
+ * rule schema.ts states only in prose, so the TypeScript types keep the
+ * shape schema.ts gives them.
+ */
+export type PatchScope = "types-and-validators" | "validators";
+
+/** One named fix. */
+export interface Patch {
+  readonly id: string;
+  readonly why: string;
+  readonly scope: PatchScope;
+  readonly operations: readonly PatchOperation[];
+}
+
+/** A revision's patch file. */
+export interface PatchFile {
+  readonly file: string;
+  readonly revision: string;
+  readonly patches: readonly Patch[];
+}
+
+/** Reads the overlay for a known revision; revisions without one get none. */
+export function readPatchFile(revision: string): PatchFile | undefined {
+  const path = join(packageRoot(), "schema", "patches", `${revision}.json`);
+  if (!existsSync(path)) return undefined;
+  const file = `schema/patches/${revision}.json`;
+  const raw = JSON.parse(readFileSync(path, "utf8")) as { patches?: unknown };
+  const problems: Diagnostic[] = [];
+  const patches = Array.isArray(raw.patches) ? raw.patches : [];
+  patches.forEach((p, i) => problems.push(...checkPatchShape(p, `${file}#/patches/${i}`)));
+  if (problems.length > 0) throw new McpGenError(problems);
+  return { file, revision, patches: patches as Patch[] };
+}
+
+function checkPatchShape(patch: unknown, where: string): Diagnostic[] {
+  const name = isJsonObject(patch) && typeof patch.id === "string" ? patch.id : where;
+  const bad = (reason: string) => [diagnostic("MCPG302", { patch: name, reason }, { file: where })];
+  if (!isJsonObject(patch)) return bad("a patch must be an object");
+  if (typeof patch.why !== "string" || patch.why === "") return bad("missing why");
+  if (patch.scope !== "types-and-validators" && patch.scope !== "validators") return bad(`unknown scope ${JSON.stringify(patch.scope)}`);
+  if (!Array.isArray(patch.operations) || patch.operations.length === 0) return bad("no operations");
+  const tested = new Set<string>();
+  for (const op of patch.operations) {
+    if (!isJsonObject(op) || typeof op.path !== "string") return bad("every operation needs a path");
+    if (op.op === "test") tested.add(op.path);
+    else if ((op.op === "replace" || op.op === "remove") && !tested.has(op.path)) return bad(`${op.op} ${op.path} has no test before it`);
+    else if (!["add", "replace", "remove"].includes(String(op.op))) return bad(`unsupported op ${JSON.stringify(op.op)}`);
+  }
+  return [];
+}

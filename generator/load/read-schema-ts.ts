@@ -1,0 +1,157 @@
+/**
+ * Reads a revision's schema.ts with ts-morph for what schema.json cannot
+ * say: exported constants (error codes, LATEST_PROTOCOL_VERSION), the
+ * literal members of unions such as `ResultType`, `@deprecated` tags and
+ * doc text. Nothing here interprets the facts; the build stage does.
+ */
+import { Node, Project, ts, type InterfaceDeclaration, type JSDocableNode, type TypeAliasDeclaration, type TypeNode } from "ts-morph";
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import type { InputFile, SchemaTsFacts, TsDeclaration, TsDoc, UnionMember } from "./types.js";
+
+/** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse. */
+export function readSchemaTs(file: InputFile): SchemaTsFacts {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true, types: [] },
+  });
+  const source = project.createSourceFile("/schema.ts", file.text);
+  throwOnSyntaxErrors(project, source.compilerNode, file);
+
+  const constants: Record<string, { value: string | number; line: number }> = {};
+  for (const statement of source.getVariableStatements()) {
+    if (!statement.isExported()) continue;
+    for (const decl of statement.getDeclarations()) {
+      const value = literalValue(decl.getInitializer());
+      if (value !== undefined) constants[decl.getName()] = { value, line: decl.getStartLineNumber() };
+    }
+  }
+
+  const unions: Record<string, { members: UnionMember[]; line: number }> = {};
+  const aliasNames: string[] = [];
+  const declarations: Record<string, TsDeclaration> = {};
+  for (const alias of source.getTypeAliases()) {
+    if (!alias.isExported()) continue;
+    const typeNode = alias.getTypeNodeOrThrow();
+    const members = unionMembers(typeNode);
+    if (members) unions[alias.getName()] = { members, line: alias.getStartLineNumber() };
+    declarations[alias.getName()] = { ...docOf(alias), members: {}, indexSignature: false };
+    aliasNames.push(alias.getName());
+  }
+  const interfaces = source.getInterfaces();
+  const hasIndexSignature = inheritedIndexSignatures(interfaces, source.getTypeAliases());
+  for (const iface of interfaces) {
+    if (!iface.isExported()) continue;
+    const members: Record<string, TsDoc> = {};
+    for (const prop of iface.getProperties()) {
+      const nameNode = prop.getNameNode();
+      const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName();
+      members[name] = docOf(prop);
+    }
+    declarations[iface.getName()] = { ...docOf(iface), members, indexSignature: hasIndexSignature(iface.getName()) };
+  }
+  for (const name of aliasNames) declarations[name] = { ...declarations[name]!, indexSignature: hasIndexSignature(name) };
+  return { file, constants, unions, declarations };
+}
+
+/**
+ * Whether each declaration has a string index signature, its own or
+ * through `extends` (`CallToolResult extends Result`, and Result has
+ * `[key: string]: unknown`; `RequestMetaObject extends MetaObject`, and
+ * `MetaObject = Record<string, unknown>`). Followed syntactically, within
+ * the file.
+ */
+function inheritedIndexSignatures(interfaces: readonly InterfaceDeclaration[], aliases: readonly TypeAliasDeclaration[]): (name: string) => boolean {
+  const byName = new Map<string, InterfaceDeclaration | TypeAliasDeclaration>([...interfaces, ...aliases].map((d) => [d.getName(), d]));
+  const memo = new Map<string, boolean>();
+  const has = (name: string, seen: Set<string>): boolean => {
+    if (memo.has(name)) return memo.get(name)!;
+    const decl = byName.get(name);
+    if (!decl || seen.has(name)) return false;
+    seen.add(name);
+    const result = Node.isInterfaceDeclaration(decl)
+      ? decl.getIndexSignatures().length > 0 || decl.getExtends().some((e) => has(e.getExpression().getText(), seen))
+      : typeHasIndexSignature(decl.getTypeNodeOrThrow(), (n) => has(n, seen));
+    memo.set(name, result);
+    return result;
+  };
+  return (name) => has(name, new Set());
+}
+
+function typeHasIndexSignature(node: TypeNode, named: (name: string) => boolean): boolean {
+  if (Node.isTypeLiteral(node)) return node.getIndexSignatures().length > 0;
+  if (Node.isTypeReference(node)) {
+    const name = node.getTypeName().getText();
+    const [key] = node.getTypeArguments();
+    if (name === "Record") return key?.getKind() === ts.SyntaxKind.StringKeyword;
+    return node.getTypeArguments().length === 0 && named(name);
+  }
+  return false;
+}
+
+function throwOnSyntaxErrors(project: Project, node: ts.SourceFile, file: InputFile): void {
+  const errors = project.getProgram().compilerObject.getSyntacticDiagnostics(node);
+  if (errors.length === 0) return;
+  throw new McpGenError(
+    errors.slice(0, 10).map((d) => {
+      const { line, character } = node.getLineAndCharacterOfPosition(d.start ?? 0);
+      const reason = ts.flattenDiagnosticMessageText(d.messageText, " ");
+      return diagnostic("MCPG205", { reason }, { file: file.name, line: line + 1, column: character + 1 });
+    }),
+  );
+}
+
+/** `"x"`, `42`, `-32700`: the literal an exported const is initialized with. */
+function literalValue(node: Node | undefined): string | number | undefined {
+  if (!node) return undefined;
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isNumericLiteral(node)) return node.getLiteralValue();
+  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === ts.SyntaxKind.MinusToken) {
+    const operand = literalValue(node.getOperand());
+    return typeof operand === "number" ? -operand : undefined;
+  }
+  if (Node.isAsExpression(node)) return literalValue(node.getExpression());
+  return undefined;
+}
+
+/**
+ * The members of `A | B | "x" | string`. A plain reference alias
+ * (`type ClientResult = EmptyResult`) is a union of one. Anything else
+ * (object types, intersections) is not a union for our purposes.
+ */
+function unionMembers(node: TypeNode): UnionMember[] | undefined {
+  if (Node.isParenthesizedTypeNode(node)) return unionMembers(node.getTypeNode());
+  if (Node.isUnionTypeNode(node)) {
+    const members = node.getTypeNodes().map(unionMember);
+    return members.every((m) => m !== undefined) ? (members as UnionMember[]) : undefined;
+  }
+  const single = Node.isTypeReference(node) ? unionMember(node) : undefined;
+  return single ? [single] : undefined;
+}
+
+function unionMember(node: TypeNode): UnionMember | undefined {
+  if (Node.isLiteralTypeNode(node)) {
+    const literal = node.getLiteral();
+    if (Node.isStringLiteral(literal) || Node.isNumericLiteral(literal)) return { kind: "literal", value: literal.getLiteralValue() };
+    if (Node.isTrueLiteral(literal) || Node.isFalseLiteral(literal)) return { kind: "literal", value: Node.isTrueLiteral(literal) };
+    return undefined;
+  }
+  if (Node.isTypeReference(node) && node.getTypeArguments().length === 0) return { kind: "reference", name: node.getTypeName().getText() };
+  const kind = node.getKind();
+  if (kind === ts.SyntaxKind.StringKeyword) return { kind: "keyword", name: "string" };
+  if (kind === ts.SyntaxKind.NumberKeyword) return { kind: "keyword", name: "number" };
+  return undefined;
+}
+
+function docOf(node: JSDocableNode & Node): TsDoc {
+  const docs = node.getJsDocs();
+  const last = docs[docs.length - 1];
+  const description = last?.getDescription().trim();
+  const deprecatedTag = docs.flatMap((d) => d.getTags()).find((t) => t.getTagName() === "deprecated");
+  const deprecated = deprecatedTag ? (deprecatedTag.getCommentText()?.trim() ?? "").replace(/\s*\n\s*/g, " ") || "Deprecated." : undefined;
+  return {
+    line: node.getStartLineNumber(),
+    ...(description ? { description } : {}),
+    ...(deprecated !== undefined ? { deprecated } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The registry of known MCP revisions (schema/revisions.json): canonical
+ * upstream URLs and pinned sha256 of each file, plus facts about each
+ * revision that generating one revision needs to know about the others
+ * (which methods and error codes each defines).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "./package-root.js";
+import type { Dialect } from "./types.js";
+
+/** A pinned upstream file. */
+export interface PinnedFile {
+  readonly url: string;
+  readonly sha256: string;
+}
+
+/** What the registry records about one revision. */
+export interface RegistryRevision {
+  readonly dialect: Dialect;
+  readonly files: { readonly "schema.json": PinnedFile; readonly "schema.ts": PinnedFile };
+  /** Request methods the revision defines. */
+  readonly methods: readonly string[];
+  /** Notification methods the revision defines. */
+  readonly notifications: readonly string[];
+  /** Error code constants the revision's schema.ts exports, by constant name. */
+  readonly errorCodes: Readonly<Record<string, number>>;
+}
+
+/** An error code that a revision defines in its specification text rather than its schema. */
+export interface SpecTextErrorCode {
+  readonly constant: string;
+  readonly code: number;
+  readonly revisions: readonly string[];
+  readonly doc: string;
+  readonly source: string;
+}
+
+/** The whole registry. */
+export interface Registry {
+  readonly upstream: { readonly repository: string; readonly commit: string };
+  readonly revisions: Readonly<Record<string, RegistryRevision>>;
+  readonly specTextErrorCodes: readonly SpecTextErrorCode[];
+}
+
+let cached: Registry | undefined;
+
+/** Reads schema/revisions.json and schema/error-codes.json once per process. */
+export function readRegistry(): Registry {
+  if (cached) return cached;
+  const root = join(packageRoot(), "schema");
+  const revisions = JSON.parse(readFileSync(join(root, "revisions.json"), "utf8"));
+  const codes = JSON.parse(readFileSync(join(root, "error-codes.json"), "utf8"));
+  const entries = Object.entries(revisions.revisions as Record<string, Partial<RegistryRevision>>).map(([name, entry]) => [
+    name,
+    { methods: [], notifications: [], errorCodes: {}, ...entry } as RegistryRevision,
+  ]);
+  cached = {
+    upstream: revisions.upstream,
+    revisions: Object.fromEntries(entries),
+    specTextErrorCodes: codes.codes,
+  };
+  return cached;
+}
+
+/** Known revision names, oldest first. */
+export function knownRevisions(registry: Registry): string[] {
+  return Object.keys(registry.revisions).sort();
+}

@@ -1,0 +1,72 @@
+/**
+ * What the load stage hands to the rest of the pipeline: every input read
+ * from disk, with its checksum, and nothing interpreted yet beyond parsing.
+ */
+import type { JsonObject } from "./json.js";
+import type { Registry } from "./registry.js";
+import type { PatchFile } from "./patches.js";
+
+/** A file as read, named the way diagnostics and banners should name it. */
+export interface InputFile {
+  /** Display name, e.g. `2026-07-28/schema.json`. Never an absolute path, so output stays portable. */
+  readonly name: string;
+  /** Where it was read from, for diagnostics. */
+  readonly path: string;
+  readonly sha256: string;
+  readonly text: string;
+}
+
+/** The JSON Schema dialects mcp-gen reads. */
+export type Dialect = "draft-07" | "2020-12";
+
+/** A parsed schema.json. */
+export interface JsonSchemaSource {
+  readonly file: InputFile;
+  readonly dialect: Dialect;
+  /** `$defs` (2020-12) or `definitions` (draft-07). */
+  readonly definitionsKey: "$defs" | "definitions";
+  readonly document: JsonObject;
+}
+
+/** A member of a union type alias in schema.ts. */
+export type UnionMember =
+  | { readonly kind: "literal"; readonly value: string | number | boolean }
+  | { readonly kind: "reference"; readonly name: string }
+  | { readonly kind: "keyword"; readonly name: string };
+
+/** Documentation attached to a declaration or member in schema.ts. */
+export interface TsDoc {
+  readonly line: number;
+  readonly description?: string;
+  readonly deprecated?: string;
+}
+
+/** An exported interface or type alias of schema.ts. */
+export interface TsDeclaration extends TsDoc {
+  readonly members: Readonly<Record<string, TsDoc>>;
+  /** True when the interface has a string index signature, its own or inherited through `extends`. */
+  readonly indexSignature: boolean;
+}
+
+/** What schema.ts knows that schema.json does not, extracted with ts-morph. */
+export interface SchemaTsFacts {
+  readonly file: InputFile;
+  /** `export const NAME = literal`. */
+  readonly constants: Readonly<Record<string, { readonly value: string | number; readonly line: number }>>;
+  /** `export type Name = A | B | "x" | string`, only aliases that are unions. */
+  readonly unions: Readonly<Record<string, { readonly members: readonly UnionMember[]; readonly line: number }>>;
+  /** Every exported interface and type alias, with its members' docs. */
+  readonly declarations: Readonly<Record<string, TsDeclaration>>;
+}
+
+/** Every input of one generation run. */
+export interface SourceSet {
+  /** The revision name for known revisions; the folder name for `--spec <dir>`. */
+  readonly revision: string;
+  /** True when `revision` is one of the registry's known revisions. */
+  readonly known: boolean;
+  readonly schema: JsonSchemaSource;
+  readonly schemaTs?: SchemaTsFacts;
+  readonly registry: Registry;
+  readonly patches: readonly PatchFile[];
+}

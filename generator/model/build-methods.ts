@@ -1,0 +1,169 @@
+/**
+ * Requests and notifications: which definition defines each method, who
+ * sends it, its params, and the result definitions it may return.
+ *
+ * Direction comes from MCP's container unions, whose names every revision
+ * shares: ClientRequest / ServerRequest / ClientNotification /
+ * ServerNotification, and, from 2026-07-28, InputRequest (requests the
+ * server carries inside an InputRequiredResult). Their members come from
+ * schema.ts when present, else from the `anyOf` in schema.json.
+ */
+import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../load/json.js";
+import type { SourceSet } from "../load/types.js";
+import { refName } from "./build-declarations.js";
+import type { Declaration, Direction, NotificationNode, ParamsPresence, RequestNode, ResultBranch } from "./types.js";
+
+const REQUEST_CONTAINERS = { ClientRequest: "client", ServerRequest: "server", InputRequest: "input" } as const;
+const NOTIFICATION_CONTAINERS = { ClientNotification: "client", ServerNotification: "server" } as const;
+type Sender = "client" | "server" | "input";
+
+/** Requests and notifications of a revision, sorted by method, plus any warnings. */
+export function buildMethods(
+  declarations: readonly Declaration[],
+  sources: SourceSet,
+): { requests: RequestNode[]; notifications: NotificationNode[]; diagnostics: Diagnostic[] } {
+  const byName = new Map(declarations.map((d) => [d.name, d]));
+  const containerNames = new Set([...Object.keys(REQUEST_CONTAINERS), ...Object.keys(NOTIFICATION_CONTAINERS)]);
+  const senders = containerMembership(byName, sources);
+  const diagnostics: Diagnostic[] = [];
+  const requests: RequestNode[] = [];
+  const notifications: NotificationNode[] = [];
+
+  for (const decl of declarations) {
+    if (containerNames.has(decl.name)) continue;
+    const method = methodOf(decl, byName);
+    if (method === undefined) continue;
+    const sent = senders.get(decl.name) ?? new Set<Sender>();
+    const isRequest = sent.has("input") || decl.name.endsWith("Request") || hasRequestId(decl, byName);
+    const params = paramsOf(decl, byName);
+    const common = {
+      method,
+      definition: decl.name,
+      ...(params.definition ? { paramsDefinition: params.definition } : {}),
+      params: params.presence,
+      ...(decl.deprecated !== undefined ? { deprecated: decl.deprecated } : {}),
+      origin: decl.origin,
+    };
+    if (isRequest) {
+      const results = resultsOf(decl, byName, diagnostics);
+      requests.push({ kind: "request", ...common, direction: directionOf(sent), results, mrtr: false });
+    } else {
+      notifications.push({ kind: "notification", ...common, direction: directionOf(sent) });
+    }
+  }
+  return { requests: sortByMethod(requests), notifications: sortByMethod(notifications), diagnostics };
+}
+
+function sortByMethod<T extends { method: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+}
+
+function directionOf(sent: ReadonlySet<Sender>): Direction {
+  if (sent.has("input")) return "input-request";
+  if (sent.has("client") && sent.has("server")) return "both";
+  if (sent.has("server")) return "server-to-client";
+  return "client-to-server";
+}
+
+/** For each definition, which containers list it. */
+function containerMembership(byName: ReadonlyMap<string, Declaration>, sources: SourceSet): Map<string, Set<Sender>> {
+  const out = new Map<string, Set<Sender>>();
+  const containers = { ...REQUEST_CONTAINERS, ...NOTIFICATION_CONTAINERS } as Record<string, Sender>;
+  for (const [container, sender] of Object.entries(containers)) {
+    for (const member of containerMembers(container, byName, sources)) {
+      if (!out.has(member)) out.set(member, new Set());
+      out.get(member)!.add(sender);
+    }
+  }
+  return out;
+}
+
+/**
+ * Members of a container union. schema.json inlines a one-member union
+ * (2026-07-28's ClientNotification is a copy of CancelledNotification), so
+ * without schema.ts such a container is matched to the definition it equals.
+ */
+function containerMembers(container: string, byName: ReadonlyMap<string, Declaration>, sources: SourceSet): string[] {
+  const union = sources.schemaTs?.unions[container];
+  if (union) return union.members.flatMap((m) => (m.kind === "reference" ? [m.name] : []));
+  const decl = byName.get(container);
+  if (!decl || typeof decl.schema !== "object") return [];
+  const branches = decl.schema.anyOf ?? decl.schema.oneOf;
+  if (Array.isArray(branches)) return branches.flatMap((b) => (isJsonObject(b) && refName(b.$ref) ? [refName(b.$ref)!] : []));
+  const single = refName(decl.schema.$ref);
+  if (single) return [single];
+  const twin = [...byName.values()].find((d) => d.name !== container && jsonEqual(stripDoc(d.schema), stripDoc(decl.schema)));
+  return twin ? [twin.name] : [];
+}
+
+function stripDoc(schema: JsonValue | boolean): JsonValue | boolean {
+  if (!isJsonObject(schema)) return schema;
+  const { description: _d, ...rest } = schema;
+  return rest;
+}
+
+/** The `method` const of a definition, looking through `allOf` (extension style) too. */
+export function methodOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>): string | undefined {
+  const method = propertyOf(decl.schema, "method", byName);
+  return method && typeof method.const === "string" ? method.const : undefined;
+}
+
+/** A property schema, found directly, in an `allOf` member, or through a `$ref` (a few levels deep). */
+export function propertyOf(schema: unknown, property: string, byName: ReadonlyMap<string, Declaration>, depth = 0): JsonObject | undefined {
+  if (!isJsonObject(schema) || depth > 4) return undefined;
+  if (Array.isArray(schema.allOf)) {
+    // Later allOf members refine earlier ones (`JSONRPCRequest`, then `{method: {const}}`): search from the end.
+    for (const member of [...schema.allOf].reverse()) {
+      const found = propertyOf(member, property, byName, depth + 1);
+      if (found) return found;
+    }
+  }
+  const direct = isJsonObject(schema.properties) ? schema.properties[property] : undefined;
+  if (isJsonObject(direct)) return direct;
+  const target = refName(schema.$ref);
+  return target ? propertyOf(byName.get(target)?.schema, property, byName, depth + 1) : undefined;
+}
+
+function hasRequestId(decl: Declaration, byName: ReadonlyMap<string, Declaration>): boolean {
+  return propertyOf(decl.schema, "id", byName) !== undefined;
+}
+
+function paramsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>): { definition?: string; presence: ParamsPresence } {
+  const params = propertyOf(decl.schema, "params", byName);
+  if (!params) return { presence: "absent" };
+  const definition = refName(params.$ref);
+  const presence = isRequired(decl.schema, "params", byName) ? "required" : "optional";
+  return { ...(definition ? { definition } : {}), presence };
+}
+
+/** Whether `property` is in a `required` list of the schema or of one of its allOf members or references. */
+export function isRequired(schema: unknown, property: string, byName: ReadonlyMap<string, Declaration>, depth = 0): boolean {
+  if (!isJsonObject(schema) || depth > 4) return false;
+  if (Array.isArray(schema.required) && schema.required.includes(property)) return true;
+  if (Array.isArray(schema.allOf) && schema.allOf.some((m) => isRequired(m, property, byName, depth + 1))) return true;
+  const target = refName(schema.$ref);
+  return target ? isRequired(byName.get(target)?.schema, property, byName, depth + 1) : false;
+}
+
+/**
+ * What a request may return. 2026-07-28 names it: `<X>ResultResponse`'s
+ * `result` lists the definitions. Earlier revisions pair `<X>Request` with
+ * `<X>Result`, and requests with no result of their own (ping,
+ * logging/setLevel, resources/subscribe) return EmptyResult.
+ */
+function resultsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>, diagnostics: Diagnostic[]): ResultBranch[] {
+  const base = decl.name.replace(/Request$/, "");
+  const response = byName.get(`${base}ResultResponse`);
+  if (response && typeof response.schema === "object") {
+    const result = isJsonObject(response.schema.properties) ? response.schema.properties.result : undefined;
+    const refs = isJsonObject(result) ? (Array.isArray(result.anyOf) ? result.anyOf : [result]) : [];
+    const names = refs.flatMap((r) => (isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : []));
+    if (names.length > 0) return names.map((definition) => ({ definition }));
+  }
+  for (const candidate of [`${base}Result`, "EmptyResult"]) {
+    if (byName.has(candidate)) return [{ definition: candidate }];
+  }
+  diagnostics.push(diagnostic("MCPG402", { request: decl.name }, decl.origin));
+  return [{ definition: byName.has("EmptyResult") ? "EmptyResult" : "Result" }];
+}

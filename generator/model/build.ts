@@ -1,0 +1,74 @@
+/**
+ * The build stage: SourceSet → McpModel. Each concept has its own builder;
+ * this file only assembles them.
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import { diagnostic } from "../diagnostics.js";
+import { knownRevisions } from "../load/registry.js";
+import type { SourceSet } from "../load/types.js";
+import { buildCapabilities } from "./build-capabilities.js";
+import { buildDeclarations } from "./build-declarations.js";
+import { buildErrorCodes } from "./build-error-codes.js";
+import { buildMethods } from "./build-methods.js";
+import type { McpModel, ResultTypeNode, RevisionSummary } from "./types.js";
+
+/** Builds the model of a source set; diagnostics are warnings and notes (errors were caught by the check stage). */
+export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: Diagnostic[] } {
+  const declarations = buildDeclarations(sources);
+  const methods = buildMethods(declarations, sources);
+  const constants = sources.schemaTs?.constants ?? {};
+  const model: McpModel = {
+    revision: sources.revision,
+    known: sources.known,
+    protocolVersion: stringConstant(constants.LATEST_PROTOCOL_VERSION?.value) ?? sources.revision,
+    jsonrpcVersion: stringConstant(constants.JSONRPC_VERSION?.value) ?? "2.0",
+    dialect: sources.schema.dialect,
+    sources: [sources.schema.file, ...(sources.schemaTs ? [sources.schemaTs.file] : [])].map((f) => ({ name: f.name, sha256: f.sha256 })),
+    declarations,
+    requests: methods.requests,
+    notifications: methods.notifications,
+    resultTypes: declaredResultTypes(sources),
+    errorCodes: buildErrorCodes(declarations, sources),
+    capabilities: buildCapabilities(declarations, sources),
+    revisions: revisionSummaries(sources, methods),
+    appliedPatches: [],
+    unknowns: sources.schemaTs ? [] : ["the literal members of string unions (such as ResultType)", "deprecations", "error code constant names"],
+  };
+  const notes = model.unknowns.map((what) => diagnostic("MCPG206", { what }, { file: sources.schema.file.name }));
+  return { model, diagnostics: [...methods.diagnostics, ...notes] };
+}
+
+function stringConstant(value: string | number | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The resultType values schema.ts names in its `ResultType` union, with the
+ * doc line that explains each (`complete - the request completed ...`).
+ * Which definitions pin each value is filled in by the discriminate pass.
+ */
+function declaredResultTypes(sources: SourceSet): ResultTypeNode[] {
+  const union = sources.schemaTs?.unions.ResultType;
+  if (!union) return [];
+  const doc = sources.schemaTs?.declarations.ResultType?.description ?? "";
+  return union.members.flatMap((m) =>
+    m.kind === "literal" && typeof m.value === "string"
+      ? [{ kind: "result-type", value: m.value, ...docLine(doc, m.value), definitions: [], origin: { file: sources.schemaTs!.file.name, line: union.line } } satisfies ResultTypeNode]
+      : [],
+  );
+}
+
+function docLine(doc: string, value: string): { doc?: string } {
+  const line = doc.split("\n").find((l) => l.startsWith(`${value} - `));
+  return line ? { doc: line.slice(value.length + 3).trim() } : {};
+}
+
+/** What each known revision defines (from the registry), oldest first; a custom spec is added from its own model. */
+function revisionSummaries(sources: SourceSet, own: ReturnType<typeof buildMethods>): RevisionSummary[] {
+  const known = knownRevisions(sources.registry).map((revision) => {
+    const entry = sources.registry.revisions[revision]!;
+    return { revision, methods: entry.methods, notifications: entry.notifications };
+  });
+  if (sources.known) return known;
+  return [...known, { revision: sources.revision, methods: own.requests.map((r) => r.method), notifications: own.notifications.map((n) => n.method) }];
+}

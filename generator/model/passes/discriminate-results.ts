@@ -1,0 +1,65 @@
+/**
+ * Pass: discriminate each method's results on resultType.
+ *
+ * After the patch overlay pins `resultType` on every result definition
+ * (`CallToolResult` → "complete", `InputRequiredResult` → "input_required"),
+ * this pass records the pinned value on each result branch, marks requests
+ * that may answer with an InputRequiredResult as MRTR, and completes the
+ * resultType set.
+ *
+ *   before: tools/call → [InputRequiredResult, CallToolResult]
+ *   after:  tools/call → [InputRequiredResult ("input_required"), CallToolResult ("complete")], mrtr
+ *
+ * Revisions before 2026-07-28 have no resultType; the spec says a missing
+ * one means "complete", so their set is just that.
+ */
+import { propertyOf } from "../build-methods.js";
+import type { Declaration, McpModel, Pass, RequestNode, ResultTypeNode } from "../types.js";
+
+/** The resultType value that marks an MRTR answer. */
+export const INPUT_REQUIRED = "input_required";
+/** The resultType a result without one is read as. */
+export const COMPLETE = "complete";
+
+/** The pass. */
+export const discriminateResults: Pass = {
+  name: "discriminate each method's results on resultType",
+  run(model) {
+    const validatorView = new Map(model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema } as Declaration]));
+    const pinned = (definition: string): string | undefined => {
+      const property = propertyOf(validatorView.get(definition)?.schema, "resultType", validatorView);
+      return property && typeof property.const === "string" ? property.const : undefined;
+    };
+    const requests: RequestNode[] = model.requests.map((r) => {
+      const results = r.results.map((b) => {
+        const resultType = pinned(b.definition);
+        return resultType === undefined ? { definition: b.definition } : { definition: b.definition, resultType };
+      });
+      return { ...r, results, mrtr: results.some((b) => b.resultType === INPUT_REQUIRED) };
+    });
+    return { ...model, requests, resultTypes: resultTypeSet(model, requests, pinned) };
+  },
+};
+
+function resultTypeSet(model: McpModel, requests: readonly RequestNode[], pinned: (d: string) => string | undefined): ResultTypeNode[] {
+  const definitionsOf = new Map<string, string[]>();
+  const resultDefinitions = [...new Set(requests.flatMap((r) => r.results.map((b) => b.definition)))];
+  for (const definition of resultDefinitions) {
+    const value = pinned(definition);
+    if (value === undefined) continue;
+    definitionsOf.set(value, [...(definitionsOf.get(value) ?? []), definition]);
+  }
+  const declared = model.resultTypes.map((t) => ({ ...t, definitions: [...(definitionsOf.get(t.value) ?? [])].sort() }));
+  const seen = new Set(declared.map((t) => t.value));
+  const added: ResultTypeNode[] = [...definitionsOf.keys()]
+    .filter((v) => !seen.has(v))
+    .sort()
+    .map((value) => {
+      const definitions = [...definitionsOf.get(value)!].sort();
+      const origin = model.declarations.find((d) => d.name === definitions[0])!.origin;
+      return { kind: "result-type", value, definitions, origin };
+    });
+  const all = [...declared, ...added];
+  if (all.length > 0) return all;
+  return [{ kind: "result-type", value: COMPLETE, doc: "Implicit: results of this revision carry no resultType, which means complete.", definitions: resultDefinitions.sort(), origin: { file: model.sources[0]?.name ?? "schema.json" } }];
+}

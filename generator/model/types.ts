@@ -1,0 +1,218 @@
+/**
+ * The McpModel: mcp-gen's intermediate representation. It does not depend
+ * on the protocol revision's raw shape (draft-07 or 2020-12, with or
+ * without `*ResultResponse` definitions), so emitters never branch on it.
+ *
+ * Order is decided here and nowhere else: declarations keep schema.json's
+ * order; requests, notifications, result types and error codes are sorted
+ * (by method, value and code) so output is stable across upstream edits
+ * that only move things around.
+ */
+import type { JsonObject, JsonValue } from "../load/json.js";
+import type { Dialect } from "../load/types.js";
+
+/** Where a model node came from. */
+export interface Origin {
+  /** Display name of the file, e.g. `2026-07-28/schema.json`. */
+  readonly file: string;
+  /** JSON pointer inside a JSON file. */
+  readonly pointer?: string;
+  /** Line inside a TypeScript file. */
+  readonly line?: number;
+}
+
+/** A JSON Schema (object or boolean form). */
+export type JsonSchema = JsonObject | boolean;
+
+/** The literal members schema.ts gives a string type that schema.json only calls `string`. */
+export interface LiteralMembers {
+  readonly values: readonly string[];
+  /** True when the union also admits any string (`"a" | "b" | string`). */
+  readonly open: boolean;
+}
+
+/** One named type of the schema. */
+export interface Declaration {
+  readonly kind: "declaration";
+  readonly name: string;
+  /** The schema the TypeScript type is generated from: upstream plus `types-and-validators` patches. */
+  readonly schema: JsonSchema;
+  /** The schema the validator is compiled from: additionally shaped by `validators` patches. */
+  readonly validatorSchema: JsonSchema;
+  readonly doc?: string;
+  readonly deprecated?: string;
+  /** Deprecation notes of members, by property name (from schema.ts). */
+  readonly deprecatedMembers: Readonly<Record<string, string>>;
+  readonly literalMembers?: LiteralMembers;
+  /**
+   * True when the TypeScript type admits any extra property
+   * (`[key: string]: unknown`): schema.ts gives it an index signature, or
+   * schema.json says `additionalProperties` explicitly.
+   */
+  readonly openType: boolean;
+  readonly origin: Origin;
+}
+
+/**
+ * Who sends a message. `input-request` is a server-to-client request that
+ * 2026-07-28 carries inside an InputRequiredResult (MRTR) instead of sending
+ * it on the wire.
+ */
+export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
+
+/** One definition a request may return, with the resultType that selects it. */
+export interface ResultBranch {
+  readonly definition: string;
+  /** The pinned resultType; undefined in revisions that have no resultType. */
+  readonly resultType?: string;
+}
+
+/** A JSON-RPC request method. */
+export interface RequestNode {
+  readonly kind: "request";
+  readonly method: string;
+  readonly direction: Direction;
+  /** The request definition, e.g. `CallToolRequest`. */
+  readonly definition: string;
+  /** The named params definition, when the schema has one. */
+  readonly paramsDefinition?: string;
+  /** Whether the request carries params: always, optionally, or never. */
+  readonly params: ParamsPresence;
+  /** What the method may return, in schema order. */
+  readonly results: readonly ResultBranch[];
+  /** True when one of the results is an InputRequiredResult (Multi Round-Trip Requests). */
+  readonly mrtr: boolean;
+  readonly deprecated?: string;
+  readonly origin: Origin;
+}
+
+/** A JSON-RPC notification method. */
+export interface NotificationNode {
+  readonly kind: "notification";
+  readonly method: string;
+  readonly direction: Direction;
+  readonly definition: string;
+  readonly paramsDefinition?: string;
+  readonly params: ParamsPresence;
+  readonly deprecated?: string;
+  readonly origin: Origin;
+}
+
+/** Whether a message carries params. */
+export type ParamsPresence = "required" | "optional" | "absent";
+
+/** A value of `resultType`. */
+export interface ResultTypeNode {
+  readonly kind: "result-type";
+  readonly value: string;
+  readonly doc?: string;
+  /** Result definitions that pin this value. */
+  readonly definitions: readonly string[];
+  readonly origin: Origin;
+}
+
+/**
+ * How an error code may be used:
+ * - `json-rpc`: the JSON-RPC 2.0 standard codes;
+ * - `spec`: defined by this revision (in -32020..-32099 from 2026-07-28 on);
+ * - `legacy`: defined by an earlier revision only; accept it from older peers, never send it.
+ */
+export type ErrorCodePolicy = "json-rpc" | "spec" | "legacy";
+
+/** A JSON-RPC error code. */
+export interface ErrorCodeNode {
+  readonly kind: "error-code";
+  /** PascalCase name, e.g. `HeaderMismatch`. */
+  readonly name: string;
+  /** The upstream constant, e.g. `HEADER_MISMATCH`. */
+  readonly constant: string;
+  readonly code: number;
+  readonly policy: ErrorCodePolicy;
+  /** Known revisions that define the code. */
+  readonly revisions: readonly string[];
+  /** The error definition that carries this code, e.g. `UnsupportedProtocolVersionError`. */
+  readonly definition?: ErrorDefinitionRef;
+  readonly doc?: string;
+  readonly origin: Origin;
+}
+
+/**
+ * How a revision defines an error: as a whole JSON-RPC error response
+ * (`{jsonrpc, id, error: {code, message, data}}`) or as the error object alone.
+ */
+export interface ErrorDefinitionRef {
+  readonly name: string;
+  readonly form: "response" | "error-object";
+  /** Whether the error's `data` is required, optional, or not described. */
+  readonly data: ParamsPresence;
+}
+
+/** A capability flag or object in ClientCapabilities or ServerCapabilities. */
+export interface CapabilityNode {
+  readonly kind: "capability";
+  readonly side: "client" | "server";
+  /** Property path below the capabilities object, e.g. `["tools", "listChanged"]`. */
+  readonly path: readonly string[];
+  readonly doc?: string;
+  readonly deprecated?: string;
+  readonly origin: Origin;
+}
+
+/** A source file that fed the model, named and hashed for banners. */
+export interface ModelSource {
+  readonly name: string;
+  readonly sha256: string;
+}
+
+/** What another known revision defines, for availability tables. */
+export interface RevisionSummary {
+  readonly revision: string;
+  readonly methods: readonly string[];
+  readonly notifications: readonly string[];
+}
+
+/** A patch the passes applied, reported to the user. */
+export interface AppliedPatch {
+  readonly id: string;
+  readonly why: string;
+  readonly file: string;
+}
+
+/** The whole model of one revision (plus, later, its extensions). */
+export interface McpModel {
+  readonly revision: string;
+  /** True for registry revisions; false for `--spec <dir>`. */
+  readonly known: boolean;
+  readonly protocolVersion: string;
+  readonly jsonrpcVersion: string;
+  readonly dialect: Dialect;
+  readonly sources: readonly ModelSource[];
+  readonly declarations: readonly Declaration[];
+  readonly requests: readonly RequestNode[];
+  readonly notifications: readonly NotificationNode[];
+  readonly resultTypes: readonly ResultTypeNode[];
+  readonly errorCodes: readonly ErrorCodeNode[];
+  readonly capabilities: readonly CapabilityNode[];
+  /** Every known revision with its methods, oldest first (includes this one when known). */
+  readonly revisions: readonly RevisionSummary[];
+  readonly appliedPatches: readonly AppliedPatch[];
+  /** What generation could not know (e.g. without schema.ts), reported as notes. */
+  readonly unknowns: readonly string[];
+}
+
+/** A pure model rewrite, named by the sentence used in logs and test titles. */
+export interface Pass {
+  readonly name: string;
+  readonly run: (model: McpModel, context: PassContext) => McpModel;
+}
+
+/** What passes may read besides the model. */
+export interface PassContext {
+  readonly patches: readonly import("../load/patches.js").PatchFile[];
+  readonly definitionsKey: "$defs" | "definitions";
+}
+
+/** Convenience: a schema node as an object, or undefined for boolean schemas. */
+export function schemaObject(schema: JsonSchema | JsonValue | undefined): JsonObject | undefined {
+  return typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as JsonObject) : undefined;
+}
