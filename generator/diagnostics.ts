@@ -139,6 +139,11 @@ export const catalog = {
     severity: "warning",
     message: (p) => `no result definition found for ${p.request}; assuming EmptyResult`,
   }),
+  MCPG404: entry<{ missing: string }>({
+    severity: "error",
+    message: (p) => `the schema defines no ${p.missing} envelope, so messages cannot be parsed`,
+    fix: () => "define JSONRPCResultResponse and JSONRPCErrorResponse (or JSONRPCResponse and JSONRPCError)",
+  }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",
     message: (p) =>

@@ -3,6 +3,7 @@
  * validators through tables keyed by method (and, for results, by
  * resultType), so each message is checked against exactly one definition.
  */
+import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
 import { COMPILED_VALIDATORS_FILE } from "./emit-validators.js";
 import { METHODS_FILE } from "./emit-methods.js";
@@ -32,7 +33,8 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   const resultEntries = wire.map(
     (r) => `    ${propertyKey(r.method)}: { ${r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: compiled.${validatorName(b.definition)}`).join(", ")} },`,
   );
-  const errorResponse = model.declarations.some((d) => d.name === "JSONRPCErrorResponse") ? "JSONRPCErrorResponse" : "JSONRPCError";
+  const { errorResponse, resultResponse } = model.envelopes;
+  if (!errorResponse || !resultResponse) throw new McpGenError([diagnostic("MCPG404", { missing: !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response" })]);
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
   requests: {
@@ -49,7 +51,7 @@ ${resultEntries.join("\n")}
 };`);
   const requestUnion = wire.map((r) => `T.${r.definition}`).join(" | ") || "never";
   const notificationUnion = model.notifications.map((n) => `T.${n.definition}`).join(" | ") || "never";
-  file.add(`${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}export type McpMessage = ${requestUnion} | ${notificationUnion} | T.JSONRPCResultResponse | T.${errorResponse};`);
+  file.add(`${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}export type McpMessage = ${requestUnion} | ${notificationUnion} | T.${resultResponse} | T.${errorResponse};`);
   file.add(
     `${jsDoc(
       "Parses (if given text) and validates one incoming JSON-RPC message, choosing its definition from `method`. Failures are JSON-RPC errors ready to send: -32700 unparsable, -32600 not a JSON-RPC message, -32601 unknown method, -32602 invalid params (with the failing paths). Responses are checked as envelopes; use `parseResponse` for their results.",

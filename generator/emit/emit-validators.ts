@@ -48,7 +48,7 @@ export function emitValidators(model: McpModel, bannerText: string): EmittedFile
   const { code, helpers } = replaceRuntimeRequires(standaloneCode(ajv, exports));
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts")
-    .add(code.replace(/^"use strict";/, ""));
+    .add(layOut(code.replace(/^"use strict";/, "")));
   if (helpers.length > 0) file.importValues(`./${SUPPORT_MODULE}`, ...helpers);
   return file.build(bannerText);
 }
@@ -88,6 +88,27 @@ function uses2020Keywords(schema: JsonObject): boolean {
     if (Object.keys(node).some((k) => ONLY_2020.has(k))) found = true;
   });
   return found;
+}
+
+/**
+ * Indents ajv's one-statement-per-line output by brace depth and marks each
+ * top-level statement `// prettier-ignore`. The module is machine code:
+ * reprinting its ~400 KB with prettier would take longer than the rest of
+ * generation together and make it no easier to read, while this layout
+ * stays diffable line by line and passes `prettier --check` as it is.
+ */
+export function layOut(code: string): string {
+  const out: string[] = [];
+  let depth = 0;
+  for (const raw of code.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (line.startsWith("}")) depth = Math.max(0, depth - 1);
+    if (depth === 0 && !line.startsWith("}")) out.push("", "// prettier-ignore");
+    out.push("  ".repeat(depth) + line);
+    if (line.endsWith("{")) depth++;
+  }
+  return out.join("\n").trim();
 }
 
 function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {

@@ -14,6 +14,7 @@ import { emitTypes, TYPES_FILE } from "./emit-types.js";
 import { emitValidateApi, VALIDATE_API_FILE } from "./emit-validate-api.js";
 import { emitValidators } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
+import { preformatted } from "../format/format.js";
 
 export type { BannerOptions, EmittedFile };
 
@@ -25,14 +26,14 @@ export async function emitFiles(model: McpModel, options: BannerOptions): Promis
   const top = banner(model, options);
   const files = [
     await emitTypes(model, top),
-    emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.")),
+    preformatted(emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API."))),
     emitValidateApi(model, top),
     emitMessages(model, top),
     emitResultTypes(model, top),
     emitErrorCodes(model, top),
     emitMethods(model, top),
     emitProtocol(model, top),
-    emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`)),
+    preformatted(emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`))),
     emitIndex(model, PUBLIC_MODULES, top),
   ];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -19,7 +19,32 @@ export const PRETTIER_OPTIONS: prettier.Options = {
   endOfLine: "lf",
 };
 
-/** Formats every TypeScript file; other files pass through. */
+/**
+ * A file whose emitter already lays it out as prettier would (the copied
+ * support module, kept formatted in the repository; ajv's machine code,
+ * marked `prettier-ignore`). Formatting it again would change nothing, and
+ * the safety tests check that this stays true.
+ */
+export interface PreformattedFile extends EmittedFile {
+  readonly preformatted: true;
+}
+
+/** Marks a file as already formatted. */
+export function preformatted(file: EmittedFile): PreformattedFile {
+  return { ...file, preformatted: true };
+}
+
+/** Formats every TypeScript file that is not already formatted; other files pass through. */
 export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  return Promise.all(files.map(async (f) => (f.path.endsWith(".ts") ? { path: f.path, contents: await prettier.format(f.contents, PRETTIER_OPTIONS) } : f)));
+  return Promise.all(
+    files.map(async (f) => {
+      if ("preformatted" in f || !f.path.endsWith(".ts")) return { path: f.path, contents: f.contents };
+      return { path: f.path, contents: await prettier.format(f.contents, PRETTIER_OPTIONS) };
+    }),
+  );
+}
+
+/** Whether prettier, with mcp-gen's options, leaves `file` as it is. */
+export async function isFormatted(file: EmittedFile): Promise<boolean> {
+  return prettier.check(file.contents, PRETTIER_OPTIONS);
 }

@@ -10,7 +10,7 @@ import { buildCapabilities } from "./build-capabilities.js";
 import { buildDeclarations } from "./build-declarations.js";
 import { buildErrorCodes } from "./build-error-codes.js";
 import { buildMethods } from "./build-methods.js";
-import type { McpModel, ResultTypeNode, RevisionSummary } from "./types.js";
+import type { Declaration, Envelopes, McpModel, ResultTypeNode, RevisionSummary } from "./types.js";
 
 /** Builds the model of a source set; diagnostics are warnings and notes (errors were caught by the check stage). */
 export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: Diagnostic[] } {
@@ -30,12 +30,26 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     resultTypes: declaredResultTypes(sources),
     errorCodes: buildErrorCodes(declarations, sources),
     capabilities: buildCapabilities(declarations, sources),
+    envelopes: envelopesOf(declarations),
     revisions: revisionSummaries(sources, methods),
     appliedPatches: [],
     unknowns: sources.schemaTs ? [] : ["the literal members of string unions (such as ResultType)", "deprecations", "error code constant names"],
   };
   const notes = model.unknowns.map((what) => diagnostic("MCPG206", { what }, { file: sources.schema.file.name }));
   return { model, diagnostics: [...methods.diagnostics, ...notes] };
+}
+
+/** The first of each envelope's names that the revision defines. */
+function envelopesOf(declarations: readonly Declaration[]): Envelopes {
+  const names = new Set(declarations.map((d) => d.name));
+  const pick = (...candidates: string[]) => candidates.find((c) => names.has(c));
+  const found = {
+    request: pick("JSONRPCRequest"),
+    notification: pick("JSONRPCNotification"),
+    resultResponse: pick("JSONRPCResultResponse", "JSONRPCResponse"),
+    errorResponse: pick("JSONRPCErrorResponse", "JSONRPCError"),
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 function stringConstant(value: string | number | undefined): string | undefined {

@@ -178,6 +178,18 @@ export interface AppliedPatch {
   readonly file: string;
 }
 
+/**
+ * The JSON-RPC envelope definitions, whatever a revision calls them
+ * (2025-11-25 renamed JSONRPCResponse / JSONRPCError to
+ * JSONRPCResultResponse / JSONRPCErrorResponse).
+ */
+export interface Envelopes {
+  readonly request?: string;
+  readonly notification?: string;
+  readonly resultResponse?: string;
+  readonly errorResponse?: string;
+}
+
 /** The whole model of one revision (plus, later, its extensions). */
 export interface McpModel {
   readonly revision: string;
@@ -193,6 +205,7 @@ export interface McpModel {
   readonly resultTypes: readonly ResultTypeNode[];
   readonly errorCodes: readonly ErrorCodeNode[];
   readonly capabilities: readonly CapabilityNode[];
+  readonly envelopes: Envelopes;
   /** Every known revision with its methods, oldest first (includes this one when known). */
   readonly revisions: readonly RevisionSummary[];
   readonly appliedPatches: readonly AppliedPatch[];

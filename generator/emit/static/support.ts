@@ -13,7 +13,8 @@ export interface ValidationError {
 }
 
 /** The outcome of validating a value against a definition. */
-export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+export type ValidationResult =
+  { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationError[] };
 
 /** An error object as ajv's compiled validators report it. */
 export interface CompiledValidatorError {
@@ -29,7 +30,11 @@ export interface CompiledValidator {
 }
 
 /** Runs a compiled validator and converts its errors. */
-export function runValidator(validator: CompiledValidator, value: unknown, pathPrefix = ""): ValidationResult {
+export function runValidator(
+  validator: CompiledValidator,
+  value: unknown,
+  pathPrefix = "",
+): ValidationResult {
   if (validator(value)) return { ok: true };
   return { ok: false, errors: (validator.errors ?? []).map((e) => describeError(e, pathPrefix)) };
 }
@@ -46,13 +51,19 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
     case "required":
       return { path: `${at}/${escapeSegment(String(p.missingProperty))}`, message: "is required" };
     case "additionalProperties":
-      return { path: `${at}/${escapeSegment(String(p.additionalProperty))}`, message: "is not allowed" };
+      return {
+        path: `${at}/${escapeSegment(String(p.additionalProperty))}`,
+        message: "is not allowed",
+      };
     case "type":
       return { path: at, message: `must be ${String(p.type).replace(/,/g, " or ")}` };
     case "const":
       return { path: at, message: `must be ${JSON.stringify(p.allowedValue)}` };
     case "enum":
-      return { path: at, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        path: at,
+        message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     case "anyOf":
     case "oneOf":
       return { path: at, message: "must match one of the allowed shapes" };
@@ -114,7 +125,12 @@ const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 
-function failure(code: number, message: string, id: string | number | null, data?: unknown): ParseResult<never> {
+function failure(
+  code: number,
+  message: string,
+  id: string | number | null,
+  data?: unknown,
+): ParseResult<never> {
   return { ok: false, error: data === undefined ? { code, message } : { code, message, data }, id };
 }
 
@@ -124,7 +140,9 @@ function toValue(input: unknown): { value: unknown } | { failed: ParseResult<nev
   try {
     return { value: JSON.parse(input) };
   } catch (error) {
-    return { failed: failure(PARSE_ERROR, "Parse error", null, { reason: (error as Error).message }) };
+    return {
+      failed: failure(PARSE_ERROR, "Parse error", null, { reason: (error as Error).message }),
+    };
   }
 }
 
@@ -150,42 +168,83 @@ export function parseMessageWith(tables: MessageTables, input: unknown): ParseRe
   const parsed = toValue(input);
   if ("failed" in parsed) return parsed.failed;
   const value = parsed.value;
-  if (!isObject(value)) return failure(INVALID_REQUEST, "Invalid Request", null, { reason: Array.isArray(value) ? "batches are not supported" : "a message must be a JSON object" });
+  if (!isObject(value))
+    return failure(INVALID_REQUEST, "Invalid Request", null, {
+      reason: Array.isArray(value)
+        ? "batches are not supported"
+        : "a message must be a JSON object",
+    });
   const id = readId(value);
-  if (value.jsonrpc !== "2.0") return failure(INVALID_REQUEST, "Invalid Request", id, { reason: 'jsonrpc must be "2.0"' });
+  if (value.jsonrpc !== "2.0")
+    return failure(INVALID_REQUEST, "Invalid Request", id, { reason: 'jsonrpc must be "2.0"' });
   const method = value.method;
   if (method === undefined) return parseResponseEnvelope(tables, value, id);
-  if (typeof method !== "string") return failure(INVALID_REQUEST, "Invalid Request", id, { reason: "method must be a string" });
+  if (typeof method !== "string")
+    return failure(INVALID_REQUEST, "Invalid Request", id, { reason: "method must be a string" });
   const isRequest = "id" in value;
-  if (isRequest && id === null) return failure(INVALID_REQUEST, "Invalid Request", null, { reason: "id must be a string or a number" });
+  if (isRequest && id === null)
+    return failure(INVALID_REQUEST, "Invalid Request", null, {
+      reason: "id must be a string or a number",
+    });
   const validator = isRequest ? tables.requests[method] : tables.notifications[method];
   if (!validator) return methodNotFound(tables, method, id);
   if (validator(value)) return { ok: true, message: value };
   return invalidParams(validator, id);
 }
 
-function methodNotFound(tables: MessageTables, method: string, id: string | number | null): ParseResult<never> {
-  const availableIn = Object.hasOwn(tables.availability, method) ? tables.availability[method]!.filter((r) => r !== tables.revision) : [];
-  return failure(METHOD_NOT_FOUND, "Method not found", id, availableIn.length > 0 ? { method, availableIn } : { method });
+function methodNotFound(
+  tables: MessageTables,
+  method: string,
+  id: string | number | null,
+): ParseResult<never> {
+  const availableIn = Object.hasOwn(tables.availability, method)
+    ? tables.availability[method]!.filter((r) => r !== tables.revision)
+    : [];
+  return failure(
+    METHOD_NOT_FOUND,
+    "Method not found",
+    id,
+    availableIn.length > 0 ? { method, availableIn } : { method },
+  );
 }
 
-function invalidParams(validator: CompiledValidator, id: string | number | null): ParseResult<never> {
+function invalidParams(
+  validator: CompiledValidator,
+  id: string | number | null,
+): ParseResult<never> {
   const errors = (validator.errors ?? []).map((e) => describeError(e));
   const first = errors[0];
-  const message = first ? `Invalid params: ${first.path || "/"} ${first.message}` : "Invalid params";
+  const message = first
+    ? `Invalid params: ${first.path || "/"} ${first.message}`
+    : "Invalid params";
   return failure(INVALID_PARAMS, message, id, { path: first?.path ?? "", errors });
 }
 
-function parseResponseEnvelope(tables: MessageTables, value: Record<string, unknown>, id: string | number | null): ParseResult<unknown> {
+function parseResponseEnvelope(
+  tables: MessageTables,
+  value: Record<string, unknown>,
+  id: string | number | null,
+): ParseResult<unknown> {
   if ("error" in value) {
-    return tables.errorResponse(value) ? { ok: true, message: value } : invalidResponse(tables.errorResponse, id);
+    return tables.errorResponse(value)
+      ? { ok: true, message: value }
+      : invalidResponse(tables.errorResponse, id);
   }
-  if (!("result" in value) || !isObject(value.result)) return failure(INVALID_REQUEST, "Invalid Request", id, { reason: "a message needs method, result or error" });
-  if (id === null) return failure(INVALID_REQUEST, "Invalid Request", null, { reason: "id must be a string or a number" });
+  if (!("result" in value) || !isObject(value.result))
+    return failure(INVALID_REQUEST, "Invalid Request", id, {
+      reason: "a message needs method, result or error",
+    });
+  if (id === null)
+    return failure(INVALID_REQUEST, "Invalid Request", null, {
+      reason: "id must be a string or a number",
+    });
   return { ok: true, message: value };
 }
 
-function invalidResponse(validator: CompiledValidator, id: string | number | null): ParseResult<never> {
+function invalidResponse(
+  validator: CompiledValidator,
+  id: string | number | null,
+): ParseResult<never> {
   const errors = (validator.errors ?? []).map((e) => describeError(e));
   return failure(INVALID_REQUEST, "Invalid response", id, { path: errors[0]?.path ?? "", errors });
 }
@@ -197,31 +256,61 @@ function invalidResponse(validator: CompiledValidator, id: string | number | nul
  * "complete" and returned with `resultType: "complete"` filled in. An
  * unrecognized resultType, or one `method` may not return, is -32602.
  */
-export function parseResponseWith(tables: MessageTables, input: unknown, method: string): ParseResult<unknown> {
+export function parseResponseWith(
+  tables: MessageTables,
+  input: unknown,
+  method: string,
+): ParseResult<unknown> {
   const parsed = toValue(input);
   if ("failed" in parsed) return parsed.failed;
   const value = parsed.value;
-  if (!isObject(value)) return failure(INVALID_REQUEST, "Invalid response", null, { reason: "a response must be a JSON object" });
+  if (!isObject(value))
+    return failure(INVALID_REQUEST, "Invalid response", null, {
+      reason: "a response must be a JSON object",
+    });
   const id = readId(value);
-  if (value.jsonrpc !== "2.0") return failure(INVALID_REQUEST, "Invalid response", id, { reason: 'jsonrpc must be "2.0"' });
-  if ("error" in value) return tables.errorResponse(value) ? { ok: true, message: value } : invalidResponse(tables.errorResponse, id);
-  if (id === null) return failure(INVALID_REQUEST, "Invalid response", null, { reason: "id must be a string or a number" });
+  if (value.jsonrpc !== "2.0")
+    return failure(INVALID_REQUEST, "Invalid response", id, { reason: 'jsonrpc must be "2.0"' });
+  if ("error" in value)
+    return tables.errorResponse(value)
+      ? { ok: true, message: value }
+      : invalidResponse(tables.errorResponse, id);
+  if (id === null)
+    return failure(INVALID_REQUEST, "Invalid response", null, {
+      reason: "id must be a string or a number",
+    });
   const result = value.result;
-  if (!isObject(result)) return failure(INVALID_REQUEST, "Invalid response", id, { reason: "a response needs a result object or an error" });
+  if (!isObject(result))
+    return failure(INVALID_REQUEST, "Invalid response", id, {
+      reason: "a response needs a result object or an error",
+    });
   const byResultType = Object.hasOwn(tables.results, method) ? tables.results[method]! : undefined;
   if (!byResultType) return methodNotFound(tables, method, id);
   const resultType = result.resultType === undefined ? "complete" : result.resultType;
-  const validator = typeof resultType === "string" && Object.hasOwn(byResultType, resultType) ? byResultType[resultType]! : undefined;
+  const validator =
+    typeof resultType === "string" && Object.hasOwn(byResultType, resultType)
+      ? byResultType[resultType]!
+      : undefined;
   if (!validator) {
-    return failure(INVALID_PARAMS, `Invalid result: resultType ${JSON.stringify(resultType)} is not one ${method} may return`, id, {
-      path: "/result/resultType",
-      allowed: Object.keys(byResultType),
-    });
+    return failure(
+      INVALID_PARAMS,
+      `Invalid result: resultType ${JSON.stringify(resultType)} is not one ${method} may return`,
+      id,
+      {
+        path: "/result/resultType",
+        allowed: Object.keys(byResultType),
+      },
+    );
   }
   const normalized = result.resultType === undefined ? { ...result, resultType } : result;
   if (!validator(normalized)) {
     const errors = (validator.errors ?? []).map((e) => describeError(e, "/result"));
-    return failure(INVALID_PARAMS, `Invalid result: ${errors[0]?.path ?? "/result"} ${errors[0]?.message ?? "is invalid"}`, id, { path: errors[0]?.path ?? "/result", errors });
+    return failure(
+      INVALID_PARAMS,
+      `Invalid result: ${errors[0]?.path ?? "/result"} ${errors[0]?.message ?? "is invalid"}`,
+      id,
+      { path: errors[0]?.path ?? "/result", errors },
+    );
   }
   return { ok: true, message: normalized === result ? value : { ...value, result: normalized } };
 }
@@ -231,14 +320,21 @@ export function parseResponseWith(tables: MessageTables, input: unknown, method:
  * "complete" (results from servers of earlier revisions); a value not in
  * `known` is unrecognized and yields undefined.
  */
-export function resultTypeWith<T extends string>(known: readonly T[], result: unknown): T | undefined {
+export function resultTypeWith<T extends string>(
+  known: readonly T[],
+  result: unknown,
+): T | undefined {
   if (!isObject(result)) return undefined;
   const value = result.resultType === undefined ? "complete" : result.resultType;
-  return typeof value === "string" && (known as readonly string[]).includes(value) ? (value as T) : undefined;
+  return typeof value === "string" && (known as readonly string[]).includes(value)
+    ? (value as T)
+    : undefined;
 }
 
 const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
-const META_KEY = new RegExp(`^(?:(${LABEL}(?:\\.${LABEL})*)/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`);
+const META_KEY = new RegExp(
+  `^(?:(${LABEL}(?:\\.${LABEL})*)/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`,
+);
 
 /**
  * Whether `key` follows the `_meta` key rules: an optional prefix of dot
@@ -284,7 +380,8 @@ export function ucs2length(text: string): number {
 /** Deep equality of JSON values, for `const` / `enum` / `uniqueItems` on objects (ajv's generated code calls this). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return a !== a && b !== b;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
@@ -293,5 +390,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.hasOwn(b, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }

@@ -1,0 +1,47 @@
+/**
+ * `mcp-gen generate`: regenerate a revision's TypeScript into a folder, or
+ * (`--check`) regenerate in memory and fail if anything differs.
+ */
+import type { CommandModule } from "yargs";
+import { checkOutput, generate, staleFileDiagnostics, writeOutput } from "../index.js";
+import { EXIT, printDiagnostics } from "./output.js";
+
+interface GenerateArgs {
+  spec: string;
+  out: string;
+  check: boolean;
+  force: boolean;
+  quiet: boolean;
+}
+
+/** The command. */
+export const generateCommand: CommandModule<object, GenerateArgs> = {
+  command: "generate",
+  describe: "Generate types, validators, result-type unions, error codes and method tables",
+  builder: (y) =>
+    y
+      .option("spec", { type: "string", demandOption: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts)" })
+      .option("out", { type: "string", demandOption: true, describe: "Output folder" })
+      .option("check", { type: "boolean", default: false, describe: "Regenerate in memory; exit 1 naming each file that differs" })
+      .option("force", { type: "boolean", default: false, describe: "Replace --out even if it holds files mcp-gen did not write" })
+      .option("quiet", { type: "boolean", default: false, describe: "Do not print notes (applied patches, what could not be known)" })
+      .example("$0 generate --spec 2026-07-28 --out src/mcp", "write src/mcp/*.gen.ts")
+      .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale") as never,
+  handler: async (args) => {
+    process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
+    const result = await generate({ spec: args.spec, out: args.out });
+    printDiagnostics(result.diagnostics, args.quiet);
+    if (args.check) {
+      const stale = checkOutput(args.out, result.files);
+      if (stale.length > 0) {
+        printDiagnostics(staleFileDiagnostics(args.out, stale));
+        process.exitCode = EXIT.checkFailed;
+        return;
+      }
+      process.stdout.write(`${args.out} is up to date (${result.files.length} files)\n`);
+      return;
+    }
+    writeOutput(args.out, result.files, { force: args.force });
+    process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
+  },
+};

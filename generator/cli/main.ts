@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * The mcp-gen command line: parses arguments with yargs, calls the library,
+ * prints diagnostics, and picks the exit code. Nothing else lives here.
+ *
+ * Exit codes: 0 success; 1 `--check` found stale files; 2 bad usage or bad
+ * input; 3 internal error (with a stack and a request to report it).
+ */
+import yargs, { type Argv } from "yargs";
+import { hideBin } from "yargs/helpers";
+import { generateCommand } from "./generate.js";
+import { schemaCommand } from "./schema.js";
+import { EXIT, reportError } from "./output.js";
+
+/** Builds the yargs program (exported so tests can run it in-process). */
+export function program(argv: readonly string[]): Argv {
+  return yargs([...argv])
+    .scriptName("mcp-gen")
+    .usage("$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.")
+    .command(generateCommand)
+    .command(schemaCommand)
+    .demandCommand(1, "Name a command; see --help.")
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias("h", "help")
+    .version()
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      if (error) throw error;
+      process.stderr.write(`mcp-gen: ${message}\nRun mcp-gen --help for usage.\n`);
+      process.exit(EXIT.badInput);
+    });
+}
+
+try {
+  await program(hideBin(process.argv)).parseAsync();
+} catch (error) {
+  process.exitCode = reportError(error);
+}

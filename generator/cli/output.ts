@@ -1,0 +1,24 @@
+/**
+ * How the CLI talks: results on stdout, progress and diagnostics on
+ * stderr, one line per diagnostic, stacks only for internal errors.
+ */
+import { formatDiagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+
+/** The CLI's exit codes. */
+export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const;
+
+/** Prints notes and warnings (to stderr). */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], quiet = false): void {
+  for (const d of diagnostics) if (!quiet || d.severity !== "note") process.stderr.write(`${formatDiagnostic(d)}\n`);
+}
+
+/** Prints an error the library threw and returns the exit code it deserves. */
+export function reportError(error: unknown): number {
+  if (error instanceof McpGenError) {
+    printDiagnostics(error.diagnostics);
+    return EXIT.badInput;
+  }
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`mcp-gen: internal error\n${stack}\nThis is a bug in mcp-gen; please report it with the command you ran.\n`);
+  return EXIT.internal;
+}

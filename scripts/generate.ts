@@ -1,0 +1,35 @@
+/**
+ * Regenerates generated/<revision>/ for every known revision. Schemas come
+ * from MCP_GEN_SCHEMA_DIR, the cache, or a verified download, like any
+ * `mcp-gen generate` run. Usage: `npm run generate` (add `-- --check` to
+ * only report stale files, exit 1 if any).
+ */
+import { join } from "node:path";
+import { checkOutput, formatDiagnostic, generate, knownRevisions, McpGenError, readRegistry, staleFileDiagnostics, writeOutput } from "../generator/index.js";
+import { packageRoot } from "../generator/load/package-root.js";
+
+/** The regenerate command banners in generated/ name. */
+export const REGENERATE = "npm run generate";
+
+const check = process.argv.includes("--check");
+let stale = 0;
+try {
+  for (const revision of knownRevisions(readRegistry())) {
+    const out = join("generated", revision);
+    const result = await generate({ spec: revision, out, regenerateCommand: REGENERATE });
+    const target = join(packageRoot(), out);
+    if (check) {
+      const problems = checkOutput(target, result.files);
+      stale += problems.length;
+      for (const d of staleFileDiagnostics(out, problems)) console.error(formatDiagnostic(d));
+    } else {
+      writeOutput(target, result.files);
+      console.error(`${out}: ${result.files.length} files`);
+    }
+  }
+} catch (error) {
+  if (!(error instanceof McpGenError)) throw error;
+  for (const d of error.diagnostics) console.error(formatDiagnostic(d));
+  process.exit(2);
+}
+if (stale > 0) process.exit(1);

@@ -1,0 +1,41 @@
+/**
+ * Shared test helpers: where things are, and one way to run the generator.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { generate, type GenerateResult } from "../generator/index.js";
+import type { SchemaSources } from "../generator/load/resolve-spec.js";
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname, "..");
+/** The upstream schemas (../shared/mcp-schema unless MCP_GEN_SCHEMA_DIR says otherwise). */
+export const SCHEMA_DIR = process.env.MCP_GEN_SCHEMA_DIR!;
+/** Every known revision, oldest first. */
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+
+/** Schema sources for tests: the upstream folder, a private cache, never the network. */
+export function testSources(): SchemaSources {
+  return { schemaDir: SCHEMA_DIR, cacheDir: process.env.MCP_GEN_CACHE_DIR!, allowDownload: false };
+}
+
+const cache = new Map<string, Promise<GenerateResult>>();
+
+/** Generates a revision (or fixture folder) once per test file, as goldens see it: no version stamp. */
+export function generated(spec: string, out = `generated/${spec}`): Promise<GenerateResult> {
+  const key = `${spec}|${out}`;
+  if (!cache.has(key)) cache.set(key, generate({ spec, out, sources: testSources(), stampVersion: false }));
+  return cache.get(key)!;
+}
+
+/** The examples of a definition: `[file name, parsed JSON]`. */
+export function examples(): Array<{ definition: string; file: string; value: unknown }> {
+  const dir = join(SCHEMA_DIR, "2026-07-28", "examples");
+  return readdirSync(dir)
+    .sort()
+    .flatMap((definition) =>
+      readdirSync(join(dir, definition))
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((file) => ({ definition, file, value: JSON.parse(readFileSync(join(dir, definition, file), "utf8")) as unknown })),
+    );
+}
