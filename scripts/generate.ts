@@ -4,12 +4,17 @@
  * `mcp-gen generate` run. Usage: `npm run generate` (add `-- --check` to
  * only report stale files, exit 1 if any).
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { checkOutput, formatDiagnostic, generate, knownRevisions, McpGenError, readRegistry, staleFileDiagnostics, writeOutput } from "../generator/index.js";
 import { packageRoot } from "../generator/load/package-root.js";
 
 /** The regenerate command banners in generated/ name. */
 export const REGENERATE = "npm run generate";
+
+// A checkout next to the shared upstream schemas uses them; elsewhere the cache or a verified download.
+const shared = join(packageRoot(), "..", "shared", "mcp-schema");
+if (!process.env.MCP_GEN_SCHEMA_DIR && existsSync(shared)) process.env.MCP_GEN_SCHEMA_DIR = shared;
 
 const check = process.argv.includes("--check");
 let stale = 0;
