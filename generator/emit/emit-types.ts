@@ -11,7 +11,7 @@
  * an explicit `additionalProperties: {}` keeps one, as schema.ts has it.
  */
 import { compile, type JSONSchema } from "json-schema-to-typescript";
-import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
+import { isJsonObject, parsePointer, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
@@ -87,14 +87,20 @@ function literalUnion(values: readonly string[], open: boolean): string {
   return [...values.map((v) => literal(v)), ...(open ? ["(string & {})"] : [])].join(" | ");
 }
 
+/** Adds `@deprecated` to members by property path (`mood`, `params/mood`, pointer-escaped). */
 function markDeprecatedMembers(schema: JsonObject, deprecated: Readonly<Record<string, string>>): JsonObject {
-  if (!isJsonObject(schema.properties) || Object.keys(deprecated).length === 0) return schema;
-  const properties: JsonObject = {};
-  for (const [name, prop] of Object.entries(schema.properties)) {
-    const note = deprecated[name];
-    properties[name] = note !== undefined && isJsonObject(prop) ? { ...prop, description: [prop.description, `@deprecated ${note}`].filter(Boolean).join("\n\n") } : prop;
-  }
-  return { ...schema, properties };
+  let out = schema;
+  for (const [path, note] of Object.entries(deprecated)) out = markAt(out, parsePointer(`/${path}`), note);
+  return out;
+}
+
+function markAt(schema: JsonObject, path: readonly string[], note: string): JsonObject {
+  const [head, ...rest] = path;
+  const properties = schema.properties;
+  if (head === undefined || !isJsonObject(properties) || !isJsonObject(properties[head])) return schema;
+  const prop = properties[head] as JsonObject;
+  const next = rest.length > 0 ? markAt(prop, rest, note) : { ...prop, description: [prop.description, `@deprecated ${note}`].filter(Boolean).join("\n\n") };
+  return { ...schema, properties: { ...properties, [head]: next } };
 }
 
 function docText(decl: Declaration): string {

@@ -4,8 +4,9 @@
  * literal members of unions such as `ResultType`, `@deprecated` tags and
  * doc text. Nothing here interprets the facts; the build stage does.
  */
-import { Node, Project, ts, type InterfaceDeclaration, type JSDocableNode, type TypeAliasDeclaration, type TypeNode } from "ts-morph";
+import { Node, Project, ts, type InterfaceDeclaration, type JSDocableNode, type PropertySignature, type TypeAliasDeclaration, type TypeNode } from "ts-morph";
 import { diagnostic, McpGenError } from "../diagnostics.js";
+import { escapePointerSegment } from "./json.js";
 import type { InputFile, SchemaTsFacts, TsDeclaration, TsDoc, UnionMember } from "./types.js";
 
 /** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse. */
@@ -43,11 +44,7 @@ export function readSchemaTs(file: InputFile): SchemaTsFacts {
   for (const iface of interfaces) {
     if (!iface.isExported()) continue;
     const members: Record<string, TsDoc> = {};
-    for (const prop of iface.getProperties()) {
-      const nameNode = prop.getNameNode();
-      const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName();
-      members[name] = docOf(prop);
-    }
+    collectMembers(iface.getProperties(), "", members);
     declarations[iface.getName()] = { ...docOf(iface), members, indexSignature: hasIndexSignature(iface.getName()) };
   }
   for (const name of aliasNames) declarations[name] = { ...declarations[name]!, indexSignature: hasIndexSignature(name) };
@@ -99,6 +96,22 @@ function throwOnSyntaxErrors(project: Project, node: ts.SourceFile, file: InputF
       return diagnostic("MCPG205", { reason }, { file: file.name, line: line + 1, column: character + 1 });
     }),
   );
+}
+
+/**
+ * Member docs by property path, segments escaped and joined as in a JSON
+ * pointer without the leading slash: `mood`, and for inline object types
+ * `params/mood`, so deprecations deep inside a request's params are kept
+ * (`io.modelcontextprotocol~1logLevel` for a name with a slash).
+ */
+function collectMembers(properties: readonly PropertySignature[], prefix: string, out: Record<string, TsDoc>): void {
+  for (const prop of properties) {
+    const nameNode = prop.getNameNode();
+    const name = prefix + escapePointerSegment(Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName());
+    out[name] = docOf(prop);
+    const type = prop.getTypeNode();
+    if (type && Node.isTypeLiteral(type)) collectMembers(type.getProperties(), `${name}/`, out);
+  }
 }
 
 /** `"x"`, `42`, `-32700`: the literal an exported const is initialized with. */

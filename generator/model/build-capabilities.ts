@@ -42,7 +42,7 @@ function collect(
     const childPath = [...path, name];
     const childPointer = `${pointer}/properties/${escapePointerSegment(name)}`;
     const doc = isJsonObject(child) && typeof child.description === "string" ? child.description : undefined;
-    const deprecated = path.length === 0 ? tsMembers[name]?.deprecated : undefined;
+    const deprecated = path.length === 0 ? tsMembers[escapePointerSegment(name)]?.deprecated : undefined;
     out.push({
       kind: "capability",
       side,

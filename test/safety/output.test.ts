@@ -1,0 +1,92 @@
+/**
+ * Safety of the output as a whole: generated/ matches a fresh run byte for
+ * byte (the drift check), two runs give the same bytes, the inputs are not
+ * mutated, every file passes prettier's check, and everything generated
+ * compiles under tsc --strict in one program.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it, vi } from "vitest";
+import { checkOutput, generate } from "../../generator/index.js";
+import { isFormatted } from "../../generator/format/format.js";
+import { loadSources } from "../../generator/load/load-sources.js";
+import { buildModel } from "../../generator/model/build.js";
+import { runPasses } from "../../generator/model/passes/index.js";
+import { emitFiles } from "../../generator/emit/index.js";
+import { listFiles } from "../../generator/write/write-output.js";
+import { REVISIONS, ROOT, testSources } from "../helpers.js";
+
+const REGENERATE = "npm run generate";
+
+describe("generated/ is what the generator produces now (drift check)", () => {
+  it.each(REVISIONS)("generated/%s", async (revision) => {
+    const result = await generate({ spec: revision, out: join("generated", revision), sources: testSources(), regenerateCommand: REGENERATE });
+    const stale = checkOutput(join(ROOT, "generated", revision), result.files);
+    expect(stale, "generated/ is stale: run `npm run generate` and commit the result").toEqual([]);
+  });
+});
+
+describe("determinism", () => {
+  it("two runs give identical bytes", async () => {
+    const options = { spec: "2026-07-28", out: "out", sources: testSources(), stampVersion: false };
+    const [a, b] = [await generate(options), await generate(options)];
+    expect(b.files.map((f) => f.path)).toEqual(a.files.map((f) => f.path));
+    b.files.forEach((f, i) => expect(f.contents === a.files[i]!.contents, f.path).toBe(true));
+  });
+
+  it("output does not depend on the clock", async () => {
+    const options = { spec: "2025-06-18", out: "out", sources: testSources() };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date("2001-02-03T04:05:06Z"));
+      const early = await generate(options);
+      vi.setSystemTime(new Date("2039-12-31T23:59:59Z"));
+      const late = await generate(options);
+      late.files.forEach((f, i) => expect(f.contents === early.files[i]!.contents, f.path).toBe(true));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("inputs are never mutated", () => {
+  it.each(REVISIONS)("%s: the source set is unchanged by build, passes and emit", async (revision) => {
+    const sources = await loadSources({ spec: revision, sources: testSources() });
+    const before = structuredClone({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs });
+    const built = buildModel(sources);
+    const modelBefore = structuredClone(built.model);
+    const passed = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey });
+    await emitFiles(passed, { regenerate: "x", options: {} });
+    expect({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs }).toEqual(before);
+    expect(built.model).toEqual(modelBefore);
+  });
+});
+
+describe("formatting", () => {
+  const files = REVISIONS.flatMap((r) => listFiles(join(ROOT, "generated", r)).map((f) => join("generated", r, f)));
+  it.each(files)("%s passes prettier --check", async (path) => {
+    expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(true);
+  });
+});
+
+describe("everything generated compiles under tsc --strict, in one program", () => {
+  it("generated/ and test/golden/", () => {
+    const roots = ["generated", join("test", "golden")].flatMap((dir) => listFiles(join(ROOT, dir)).filter((f) => f.endsWith(".ts")).map((f) => join(ROOT, dir, f)));
+    const program = ts.createProgram(roots, {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      noImplicitOverride: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: [],
+      skipLibCheck: false,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+    expect(roots.length).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+});
