@@ -14,7 +14,14 @@ import type { Declaration, ErrorCodeNode, ErrorCodePolicy, ErrorDefinitionRef } 
 
 /** JSON-RPC 2.0 reserves -32768..-32000 for errors; MCP's codes live there. */
 const ERROR_RANGE = { min: -32768, max: -32000 } as const;
-const JSON_RPC_STANDARD = new Set([-32700, -32600, -32601, -32602, -32603]);
+/** JSON-RPC 2.0's predefined codes, with the constant names MCP's schema.ts gives them. */
+const JSON_RPC_STANDARD = new Map([
+  [-32700, "PARSE_ERROR"],
+  [-32600, "INVALID_REQUEST"],
+  [-32601, "METHOD_NOT_FOUND"],
+  [-32602, "INVALID_PARAMS"],
+  [-32603, "INTERNAL_ERROR"],
+]);
 
 /** `HEADER_MISMATCH` → `HeaderMismatch`. */
 export function pascalFromConstant(constant: string): string {
@@ -41,10 +48,10 @@ export function buildErrorCodes(declarations: readonly Declaration[], sources: S
   const own = ownCodes(sources, definitions);
   const nodes: ErrorCodeNode[] = [];
   for (const [code, info] of own) {
-    nodes.push(node(info.constant, code, JSON_RPC_STANDARD.has(code) ? "json-rpc" : "spec", sources, definitions.get(code), info.origin, info.doc));
+    nodes.push(node(info.constant, code, JSON_RPC_STANDARD.has(code) ? "json-rpc" : "spec", sources, definitions.get(code), info.origin, info.doc, true));
   }
-  for (const legacy of legacyCodes(sources.registry, sources.revision, own)) {
-    nodes.push(node(legacy.constant, legacy.code, "legacy", sources, undefined, { file: legacy.source }, legacy.doc));
+  for (const legacy of legacyCodes(sources.registry, comparableVersion(sources), own)) {
+    nodes.push(node(legacy.constant, legacy.code, "legacy", sources, undefined, { file: legacy.source }, legacy.doc, false));
   }
   return nodes.sort((a, b) => b.code - a.code);
 }
@@ -57,6 +64,7 @@ function node(
   definition: ErrorDefinitionRef | undefined,
   origin: ErrorCodeNode["origin"],
   doc: string | undefined,
+  definedHere: boolean,
 ): ErrorCodeNode {
   return {
     kind: "error-code",
@@ -64,7 +72,7 @@ function node(
     constant,
     code,
     policy,
-    revisions: revisionsDefining(code, sources),
+    revisions: revisionsDefining(code, sources, definedHere),
     ...(definition ? { definition } : {}),
     ...(doc ? { doc } : {}),
     origin,
@@ -94,6 +102,10 @@ function ownCodes(sources: SourceSet, definitions: ReadonlyMap<number, ErrorDefi
   for (const text of sources.registry.specTextErrorCodes) {
     if (text.revisions.includes(sources.revision) && !own.has(text.code)) own.set(text.code, { constant: text.constant, origin: { file: text.source }, doc: text.doc });
   }
+  // JSON-RPC's own codes hold in every revision, whether or not its schema.ts names them.
+  for (const [code, constant] of JSON_RPC_STANDARD) {
+    if (!own.has(code)) own.set(code, { constant, origin: { file: "https://www.jsonrpc.org/specification#error_object" }, ...docOfDefinition(definitions.get(code)?.name, sources) });
+  }
   return own;
 }
 
@@ -102,9 +114,21 @@ function docOfDefinition(definition: string | undefined, sources: SourceSet): { 
   return doc ? { doc } : {};
 }
 
+/**
+ * The date to compare with known revisions when asking what is "earlier":
+ * the revision itself, or for a custom spec its LATEST_PROTOCOL_VERSION.
+ * A custom spec without a dated version has no earlier revisions.
+ */
+function comparableVersion(sources: SourceSet): string | undefined {
+  const declared = sources.schemaTs?.constants.LATEST_PROTOCOL_VERSION?.value;
+  const version = sources.known ? sources.revision : typeof declared === "string" ? declared : undefined;
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) ? version : undefined;
+}
+
 /** Codes defined by earlier known revisions only. */
-function legacyCodes(registry: Registry, revision: string, own: ReadonlyMap<number, OwnCode>): Array<{ constant: string; code: number; doc: string; source: string }> {
+function legacyCodes(registry: Registry, revision: string | undefined, own: ReadonlyMap<number, OwnCode>): Array<{ constant: string; code: number; doc: string; source: string }> {
   const out = new Map<number, { constant: string; code: number; doc: string; source: string }>();
+  if (revision === undefined) return [];
   for (const [rev, entry] of Object.entries(registry.revisions)) {
     if (rev >= revision) continue;
     for (const [constant, code] of Object.entries(entry.errorCodes)) {
@@ -117,13 +141,13 @@ function legacyCodes(registry: Registry, revision: string, own: ReadonlyMap<numb
   return [...out.values()];
 }
 
-function revisionsDefining(code: number, sources: SourceSet): string[] {
+function revisionsDefining(code: number, sources: SourceSet, definedHere: boolean): string[] {
   const found = new Set<string>();
   for (const [rev, entry] of Object.entries(sources.registry.revisions)) {
     if (Object.values(entry.errorCodes).includes(code)) found.add(rev);
   }
   for (const text of sources.registry.specTextErrorCodes) if (text.code === code) text.revisions.forEach((r) => found.add(r));
-  if (!sources.known) found.add(sources.revision);
+  if (!sources.known && definedHere) found.add(sources.revision);
   return [...found].sort();
 }
 

@@ -12,55 +12,10 @@
  * Every error code this revision defines or must still accept, by name.
  */
 export const ErrorCode = {
-  /**
-   * Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, golden-draft-07): accept it from older peers, never send it.
-   */
-  ResourceNotFound: -32002,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
-  HeaderMismatch: -32020,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
-  MissingRequiredClientCapability: -32021,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
-  UnsupportedProtocolVersion: -32022,
   EchoRefused: -32030,
-  /**
-   * Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2025-11-25, golden-draft-07): accept it from older peers, never send it.
-   */
-  UrlElicitationRequired: -32042,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
   InvalidRequest: -32600,
   MethodNotFound: -32601,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
   InvalidParams: -32602,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-draft-07): accept it from older peers, never send it.
-   */
   InternalError: -32603,
   ParseError: -32700,
 } as const;
@@ -90,38 +45,6 @@ export interface ErrorCodeInfo {
  * Metadata of every error code, by code.
  */
 export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
-  [-32002]: {
-    name: "ResourceNotFound",
-    code: -32002,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "golden-draft-07"],
-    doc: "Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.",
-  },
-  [-32020]: {
-    name: "HeaderMismatch",
-    code: -32020,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-draft-07"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
-  [-32021]: {
-    name: "MissingRequiredClientCapability",
-    code: -32021,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-draft-07"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
-  [-32022]: {
-    name: "UnsupportedProtocolVersion",
-    code: -32022,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-draft-07"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
   [-32030]: {
     name: "EchoRefused",
     code: -32030,
@@ -129,19 +52,11 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     receiveOnly: false,
     revisions: ["golden-draft-07"],
   },
-  [-32042]: {
-    name: "UrlElicitationRequired",
-    code: -32042,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2025-11-25", "golden-draft-07"],
-    doc: "Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.",
-  },
   [-32600]: {
     name: "InvalidRequest",
     code: -32600,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -150,7 +65,6 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-draft-07",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32601]: {
     name: "MethodNotFound",
@@ -169,8 +83,8 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
   [-32602]: {
     name: "InvalidParams",
     code: -32602,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -179,13 +93,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-draft-07",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32603]: {
     name: "InternalError",
     code: -32603,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -194,7 +107,6 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-draft-07",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32700]: {
     name: "ParseError",

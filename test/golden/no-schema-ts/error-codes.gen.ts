@@ -11,65 +11,10 @@
  * Every error code this revision defines or must still accept, by name.
  */
 export const ErrorCode = {
-  /**
-   * Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, golden-no-schema-ts): accept it from older peers, never send it.
-   */
-  ResourceNotFound: -32002,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
-  HeaderMismatch: -32020,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
-  MissingRequiredClientCapability: -32021,
-  /**
-   * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
-  UnsupportedProtocolVersion: -32022,
-  /**
-   * Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2025-11-25, golden-no-schema-ts): accept it from older peers, never send it.
-   */
-  UrlElicitationRequired: -32042,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
   InvalidRequest: -32600,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
   MethodNotFound: -32601,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
   InvalidParams: -32602,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
   InternalError: -32603,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-no-schema-ts): accept it from older peers, never send it.
-   */
   ParseError: -32700,
 } as const;
 
@@ -98,51 +43,11 @@ export interface ErrorCodeInfo {
  * Metadata of every error code, by code.
  */
 export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
-  [-32002]: {
-    name: "ResourceNotFound",
-    code: -32002,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "golden-no-schema-ts"],
-    doc: "Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.",
-  },
-  [-32020]: {
-    name: "HeaderMismatch",
-    code: -32020,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-no-schema-ts"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
-  [-32021]: {
-    name: "MissingRequiredClientCapability",
-    code: -32021,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-no-schema-ts"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
-  [-32022]: {
-    name: "UnsupportedProtocolVersion",
-    code: -32022,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2026-07-28", "golden-no-schema-ts"],
-    doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
-  },
-  [-32042]: {
-    name: "UrlElicitationRequired",
-    code: -32042,
-    policy: "legacy",
-    receiveOnly: true,
-    revisions: ["2025-11-25", "golden-no-schema-ts"],
-    doc: "Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.",
-  },
   [-32600]: {
     name: "InvalidRequest",
     code: -32600,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -151,13 +56,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-no-schema-ts",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32601]: {
     name: "MethodNotFound",
     code: -32601,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -166,13 +70,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-no-schema-ts",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32602]: {
     name: "InvalidParams",
     code: -32602,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -181,13 +84,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-no-schema-ts",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32603]: {
     name: "InternalError",
     code: -32603,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -196,13 +98,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-no-schema-ts",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32700]: {
     name: "ParseError",
     code: -32700,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -211,7 +112,6 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-no-schema-ts",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
 };
 

@@ -17,58 +17,38 @@ export const ErrorCode = {
   /**
    * Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.
    *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, golden-stateless): accept it from older peers, never send it.
+   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25): accept it from older peers, never send it.
    */
   ResourceNotFound: -32002,
   /**
    * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
    *
-   * @deprecated Legacy (2026-07-28, golden-stateless): accept it from older peers, never send it.
+   * @deprecated Legacy (2026-07-28): accept it from older peers, never send it.
    */
   HeaderMismatch: -32020,
   /**
    * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
    *
-   * @deprecated Legacy (2026-07-28, golden-stateless): accept it from older peers, never send it.
+   * @deprecated Legacy (2026-07-28): accept it from older peers, never send it.
    */
   MissingRequiredClientCapability: -32021,
   /**
    * Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.
    *
-   * @deprecated Legacy (2026-07-28, golden-stateless): accept it from older peers, never send it.
+   * @deprecated Legacy (2026-07-28): accept it from older peers, never send it.
    */
   UnsupportedProtocolVersion: -32022,
   TooCurious: -32031,
   /**
    * Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.
    *
-   * @deprecated Legacy (2025-11-25, golden-stateless): accept it from older peers, never send it.
+   * @deprecated Legacy (2025-11-25): accept it from older peers, never send it.
    */
   UrlElicitationRequired: -32042,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-stateless): accept it from older peers, never send it.
-   */
   InvalidRequest: -32600,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-stateless): accept it from older peers, never send it.
-   */
   MethodNotFound: -32601,
   InvalidParams: -32602,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-stateless): accept it from older peers, never send it.
-   */
   InternalError: -32603,
-  /**
-   * Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.
-   *
-   * @deprecated Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, golden-stateless): accept it from older peers, never send it.
-   */
   ParseError: -32700,
 } as const;
 
@@ -102,7 +82,7 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     code: -32002,
     policy: "legacy",
     receiveOnly: true,
-    revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "golden-stateless"],
+    revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
     doc: "Resource not found. Defined by the resources pages of 2025-11-25 and earlier; 2026-07-28 replaces it with -32602 and keeps -32002 reserved, to be accepted only from older servers.",
   },
   [-32020]: {
@@ -110,7 +90,7 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     code: -32020,
     policy: "legacy",
     receiveOnly: true,
-    revisions: ["2026-07-28", "golden-stateless"],
+    revisions: ["2026-07-28"],
     doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32021]: {
@@ -118,7 +98,7 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     code: -32021,
     policy: "legacy",
     receiveOnly: true,
-    revisions: ["2026-07-28", "golden-stateless"],
+    revisions: ["2026-07-28"],
     doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32022]: {
@@ -126,7 +106,7 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     code: -32022,
     policy: "legacy",
     receiveOnly: true,
-    revisions: ["2026-07-28", "golden-stateless"],
+    revisions: ["2026-07-28"],
     doc: "Defined by 2026-07-28 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32031]: {
@@ -142,14 +122,14 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
     code: -32042,
     policy: "legacy",
     receiveOnly: true,
-    revisions: ["2025-11-25", "golden-stateless"],
+    revisions: ["2025-11-25"],
     doc: "Defined by 2025-11-25 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32600]: {
     name: "InvalidRequest",
     code: -32600,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -158,13 +138,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-stateless",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32601]: {
     name: "MethodNotFound",
     code: -32601,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -173,7 +152,6 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-stateless",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32602]: {
     name: "InvalidParams",
@@ -192,8 +170,8 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
   [-32603]: {
     name: "InternalError",
     code: -32603,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -202,13 +180,12 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-stateless",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
   [-32700]: {
     name: "ParseError",
     code: -32700,
-    policy: "legacy",
-    receiveOnly: true,
+    policy: "json-rpc",
+    receiveOnly: false,
     revisions: [
       "2024-11-05",
       "2025-03-26",
@@ -217,7 +194,6 @@ export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {
       "2026-07-28",
       "golden-stateless",
     ],
-    doc: "Defined by 2024-11-05 and earlier revisions only; accept it from older peers, never send it.",
   },
 };
 
