@@ -56,7 +56,7 @@ export const catalog = {
     severity: "error",
     message: (p) => `could not find the schema of revision ${p.revision}; tried: ${p.tried.join("; ")}`,
     fix: (p) =>
-      `connect to the internet and run \`mcp-gen schema pull ${p.revision}\`, or set MCP_GEN_SCHEMA_DIR to a folder holding ${p.revision}/schema.json`,
+      `run \`mcp-gen schema pull ${p.revision}\` while online (MCP_GEN_OFFLINE unset), or set MCP_GEN_SCHEMA_DIR to a folder holding ${p.revision}/schema.json and ${p.revision}/schema.ts`,
   }),
   MCPG103: entry<{ file: string; expected: string; actual: string }>({
     severity: "error",
@@ -73,6 +73,11 @@ export const catalog = {
     severity: "error",
     message: (p) => `download of ${p.url} failed: ${p.reason}`,
     fix: () => "check the network, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
+  }),
+  MCPG106: entry<{ revision: string }>({
+    severity: "error",
+    message: (p) => `cannot pull ${p.revision}: downloads are disabled (MCP_GEN_OFFLINE=1)`,
+    fix: () => "unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
   }),
   MCPG201: entry<{ reason: string }>({
     severity: "error",
@@ -113,6 +118,11 @@ export const catalog = {
     severity: "error",
     message: (p) => `schema.json has no definitions (${p.found})`,
     fix: () => "the file must hold an object with $defs (2020-12) or definitions (draft-07)",
+  }),
+  MCPG209: entry<{ ref: string; prefix: string }>({
+    severity: "error",
+    message: (p) => `$ref "${p.ref}" does not name a definition (mcp-gen follows only references of the form ${p.prefix}<Name>)`,
+    fix: () => "give the referenced schema a definition of its own and point the $ref at that definition",
   }),
   MCPG301: entry<{ patch: string; expected: string; actual: string }>({
     severity: "error",
@@ -159,6 +169,11 @@ export const catalog = {
     severity: "error",
     message: (p) => `${p.file} is ${p.state}`,
     fix: () => "run the regenerate command in the file banner (npm run generate in this repository)",
+  }),
+  MCPG504: entry<{ dir: string; reason: string }>({
+    severity: "error",
+    message: (p) => `cannot write ${p.dir}: ${p.reason}`,
+    fix: () => "choose an --out folder inside a folder you can write to",
   }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",

@@ -5,6 +5,7 @@
  * Rules, each named as it appears in test titles:
  * - the dialect is one mcp-gen supports (document and per-definition `$schema`);
  * - every `$ref` is local and points at something;
+ * - every `$ref` names a whole definition;
  * - no definition is a cycle of bare `$ref`s.
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
@@ -33,24 +34,40 @@ export function checkDialects(source: JsonSchemaSource): Diagnostic[] {
   return found;
 }
 
-/** Rule: every `$ref` is local and points at something. */
+/**
+ * Rules: every `$ref` is local and points at something, and names a whole
+ * definition. The emitters compile each definition on its own, so a
+ * reference into the middle of one (`#/$defs/A/properties/b`) or at the
+ * document (`#`) cannot be followed.
+ */
 export function checkRefs(source: JsonSchemaSource): Diagnostic[] {
   const found: Diagnostic[] = [];
+  const prefix = `#/${source.definitionsKey}/`;
   walkRefs(source.document, "", (ref, pointer) => {
     const where = { file: source.file.name, pointer };
     if (!ref.startsWith("#")) found.push(diagnostic("MCPG204", { ref }, where));
     else if (resolveLocalRef(source.document, ref) === undefined) found.push(diagnostic("MCPG202", { ref }, where));
+    else if (!namesDefinition(ref, source.definitionsKey)) found.push(diagnostic("MCPG209", { ref, prefix }, where));
   });
   return found;
 }
 
-/** Rule: no definition is a cycle of bare `$ref`s (A → B → A describes no value). */
+function namesDefinition(ref: string, definitionsKey: string): boolean {
+  const segments = pointerOfRef(ref);
+  return segments !== undefined && segments.length === 2 && segments[0] === definitionsKey;
+}
+
+/**
+ * Rule: no definition is a cycle of bare `$ref`s (A → B → A describes no
+ * value). A one-branch `allOf`/`anyOf`/`oneOf` adds nothing between the
+ * references, so `A: {allOf: [{$ref: A}]}` is a cycle too.
+ */
 export function checkRefCycles(source: JsonSchemaSource): Diagnostic[] {
   const defs = definitionsOf(source);
   const prefix = `#/${source.definitionsKey}/`;
   const target = (name: string): string | undefined => {
-    const def = defs[name];
-    return isJsonObject(def) && typeof def.$ref === "string" && def.$ref.startsWith(prefix) ? def.$ref.slice(prefix.length) : undefined;
+    const ref = bareRef(defs[name]);
+    return ref?.startsWith(prefix) ? ref.slice(prefix.length) : undefined;
   };
   const found: Diagnostic[] = [];
   const reported = new Set<string>();
@@ -72,6 +89,17 @@ export function checkRefCycles(source: JsonSchemaSource): Diagnostic[] {
   return found;
 }
 
+/** The `$ref` a schema is nothing but (`{$ref}` or a one-branch combinator of one), if any. */
+function bareRef(schema: JsonValue | undefined): string | undefined {
+  if (!isJsonObject(schema)) return undefined;
+  if (typeof schema.$ref === "string") return schema.$ref;
+  for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+    const branches = schema[keyword];
+    if (Array.isArray(branches) && branches.length === 1) return bareRef(branches[0]);
+  }
+  return undefined;
+}
+
 /** Calls `visit` for every `$ref` in a schema document, with the JSON pointer of the `$ref` member. */
 export function walkRefs(document: JsonValue, pointer: string, visit: (ref: string, pointer: string) => void): void {
   forEachSchema(document, pointer, (node, at) => {
@@ -79,13 +107,26 @@ export function walkRefs(document: JsonValue, pointer: string, visit: (ref: stri
   });
 }
 
-/** The value a local `$ref` (`#/...`) points at, or undefined. */
+/** The value a local `$ref` (`#/...`) points at, or undefined (also for anchors such as `#foo`). */
 export function resolveLocalRef(document: JsonObject, ref: string): JsonValue | undefined {
+  const segments = pointerOfRef(ref);
+  if (segments === undefined) return undefined;
   let node: JsonValue | undefined = document;
-  for (const segment of parsePointer(decodeURIComponent(ref.slice(1)))) {
+  for (const segment of segments) {
     if (Array.isArray(node)) node = node[Number(segment)];
     else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
     else return undefined;
   }
   return node;
+}
+
+/** The JSON pointer segments of a local `$ref`; undefined for anything that is not a (well-encoded) pointer. */
+function pointerOfRef(ref: string): string[] | undefined {
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined; // malformed percent-encoding, e.g. `#/$defs/%zz`
+  }
+  return fragment === "" || fragment.startsWith("/") ? parsePointer(fragment) : undefined;
 }

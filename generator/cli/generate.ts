@@ -20,13 +20,14 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   describe: "Generate types, validators, result-type unions, error codes and method tables",
   builder: (y) =>
     y
-      .option("spec", { type: "string", demandOption: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts)" })
-      .option("out", { type: "string", demandOption: true, describe: "Output folder" })
+      .option("spec", { type: "string", demandOption: true, requiresArg: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts)" })
+      .option("out", { type: "string", demandOption: true, requiresArg: true, describe: "Output folder" })
       .option("check", { type: "boolean", default: false, describe: "Regenerate in memory; exit 1 naming each file that differs" })
       .option("force", { type: "boolean", default: false, describe: "Replace --out even if it holds files mcp-gen did not write" })
       .option("quiet", { type: "boolean", default: false, describe: "Do not print notes (applied patches, what could not be known)" })
       .example("$0 generate --spec 2026-07-28 --out src/mcp", "write src/mcp/*.gen.ts")
-      .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale") as never,
+      .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale")
+      .check(oneValueEach) as never,
   handler: async (args) => {
     process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
     const result = await generate({ spec: args.spec, out: args.out });
@@ -35,6 +36,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       const stale = checkOutput(args.out, result.files);
       if (stale.length > 0) {
         printDiagnostics(staleFileDiagnostics(args.out, stale));
+        process.stdout.write(`${args.out} is stale: ${stale.length} of its files differ from a fresh generation\n`);
         process.exitCode = EXIT.checkFailed;
         return;
       }
@@ -45,3 +47,16 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
   },
 };
+
+/**
+ * `--spec` and `--out` each name one thing. An empty `--out` would mean the
+ * current folder, and a repeated one reaches yargs as an array.
+ */
+function oneValueEach(args: { spec?: unknown; out?: unknown }): true | string {
+  for (const name of ["spec", "out"] as const) {
+    const value = args[name];
+    if (Array.isArray(value)) return `--${name} was given ${value.length} times; give it once`;
+    if (value === "") return `--${name} needs a value`;
+  }
+  return true;
+}

@@ -27,8 +27,9 @@ export function program(argv: readonly string[]): Argv {
     .version()
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      if (error) throw error;
-      process.stderr.write(`mcp-gen: ${message}\nRun mcp-gen --help for usage.\n`);
+      // Errors from handlers are rethrown; yargs passes usage errors as a message, a YError, or (from .check) a string.
+      if (error instanceof Error && error.name !== "YError") throw error;
+      process.stderr.write(`mcp-gen: ${message ?? String(error)}\nRun mcp-gen --help for usage.\n`);
       process.exit(EXIT.badInput);
     });
 }

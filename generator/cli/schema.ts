@@ -17,7 +17,7 @@ export const schemaCommand: CommandModule = {
         describe: "Download a revision's schema.json and schema.ts into the cache, verifying their sha256",
         builder: (c) => c.positional("revision", { type: "string", demandOption: true }) as never,
         handler: async (args) => {
-          const dir = await pullRevision(args.revision, readRegistry(), { ...defaultSchemaSources(), allowDownload: true });
+          const dir = await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
           process.stdout.write(`${args.revision}: ${dir}\n`);
         },
       })

@@ -3,7 +3,7 @@
  * `--spec`, parses schema.json (errors carry line:column), reads schema.ts
  * through ts-morph, and picks up the registry and the patch overlay.
  */
-import { diagnostic, McpGenError } from "../diagnostics.js";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonObject } from "./json.js";
 import { readPatchFile } from "./patches.js";
 import { readSchemaTs } from "./read-schema-ts.js";
@@ -25,8 +25,12 @@ export interface LoadOptions {
 export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const registry = readRegistry();
   const resolved = await resolveSpec(options.spec, registry, options.sources ?? defaultSchemaSources());
-  const schema = parseSchemaJson(resolved.schemaJson);
-  const schemaTs = resolved.schemaTs && !options.withoutSchemaTs ? readSchemaTs(resolved.schemaTs) : undefined;
+  // Read both files before giving up, so a broken schema.json and a broken schema.ts are reported together.
+  const problems: Diagnostic[] = [];
+  const schema = collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
+  const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
+  const schemaTs = tsFile ? collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
+  if (!schema || problems.length > 0) throw new McpGenError(problems);
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
   return {
     revision: resolved.revision,
@@ -36,6 +40,16 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
     registry,
     patches: patchFile ? [patchFile] : [],
   };
+}
+
+function collectProblems<T>(problems: Diagnostic[], read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof McpGenError)) throw error;
+    problems.push(...error.diagnostics);
+    return undefined;
+  }
 }
 
 /** Dialect URIs mcp-gen accepts, mapped to the dialect they name. */

@@ -34,6 +34,8 @@ export interface ResolvedSpec {
 }
 
 const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
+/** Where a problem with a revision name is: the argument that named it. */
+const SPEC_ARGUMENT = { file: "--spec" };
 const FILES = ["schema.json", "schema.ts"] as const;
 
 /** Schema sources from MCP_GEN_SCHEMA_DIR, MCP_GEN_CACHE_DIR / XDG_CACHE_HOME and MCP_GEN_OFFLINE. */
@@ -54,7 +56,7 @@ export function sha256(bytes: string | Uint8Array): string {
 /** Resolves `--spec`: a revision name (e.g. `2026-07-28`) or a folder with schema.json. */
 export async function resolveSpec(spec: string, registry: Registry, sources: SchemaSources): Promise<ResolvedSpec> {
   if (REVISION_NAME.test(spec) && !isDirectory(spec)) {
-    if (!registry.revisions[spec]) throw new McpGenError([diagnostic("MCPG101", { revision: spec, known: knownRevisions(registry) })]);
+    if (!registry.revisions[spec]) throw new McpGenError([diagnostic("MCPG101", { revision: spec, known: knownRevisions(registry) }, SPEC_ARGUMENT)]);
     return resolveRevision(spec, registry, sources);
   }
   return resolveFolder(spec);
@@ -66,7 +68,7 @@ function isDirectory(path: string): boolean {
 
 function resolveFolder(dir: string): ResolvedSpec {
   const jsonPath = join(dir, "schema.json");
-  if (!existsSync(jsonPath)) throw new McpGenError([diagnostic("MCPG104", { dir })]);
+  if (!existsSync(jsonPath)) throw new McpGenError([diagnostic("MCPG104", { dir }, { file: dir })]);
   const label = basename(resolve(dir));
   const tsPath = join(dir, "schema.ts");
   return {
@@ -90,19 +92,20 @@ async function resolveRevision(revision: string, registry: Registry, sources: Sc
     { dir: cacheFolder(sources, revision), what: "cache" },
   ];
   for (const { dir, what } of folders) {
-    if (existsSync(join(dir, "schema.json")) && existsSync(join(dir, "schema.ts"))) return readPinned(revision, dir, pinned);
-    tried.push(`${what} ${dir} (not there)`);
+    const missing = FILES.filter((f) => !existsSync(join(dir, f)));
+    if (missing.length === 0) return readPinned(revision, dir, pinned);
+    tried.push(`${what} ${dir} (${missing.length === FILES.length ? "not there" : `no ${missing.join(", ")}`})`);
   }
   if (!sources.allowDownload) {
     tried.push("download (disabled by MCP_GEN_OFFLINE=1)");
-    throw new McpGenError([diagnostic("MCPG102", { revision, tried })]);
+    throw new McpGenError([diagnostic("MCPG102", { revision, tried }, SPEC_ARGUMENT)]);
   }
   try {
     await pullRevision(revision, registry, sources);
   } catch (error) {
     if (!(error instanceof McpGenError)) throw error;
     tried.push(...error.diagnostics.map((d) => `download (${d.message})`));
-    throw new McpGenError([diagnostic("MCPG102", { revision, tried })]);
+    throw new McpGenError([diagnostic("MCPG102", { revision, tried }, SPEC_ARGUMENT)]);
   }
   return readPinned(revision, cacheFolder(sources, revision), pinned);
 }
@@ -127,12 +130,18 @@ function readPinned(revision: string, dir: string, pinned: Record<(typeof FILES)
 /**
  * Downloads a known revision's files into the cache, verifying each against
  * its pinned sha256 before anything is written. Returns the cache folder.
+ * Refuses when downloads are disabled; reports every file that failed.
  */
 export async function pullRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<string> {
   const entry = registry.revisions[revision];
   if (!entry) throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
+  if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision })]);
   const doFetch = sources.fetch ?? fetch;
-  const bodies = await Promise.all(FILES.map((f) => download(doFetch, entry.files[f])));
+  const settled = await Promise.allSettled(FILES.map((f) => download(doFetch, entry.files[f])));
+  // download() turns every failure into an McpGenError.
+  const problems = settled.flatMap((r) => (r.status === "rejected" ? (r.reason as McpGenError).diagnostics : []));
+  if (problems.length > 0) throw new McpGenError(problems);
+  const bodies = settled.map((r) => (r as PromiseFulfilledResult<Uint8Array>).value);
   const dir = cacheFolder(sources, revision);
   mkdirSync(dir, { recursive: true });
   FILES.forEach((f, i) => writeAtomically(join(dir, f), bodies[i]!));

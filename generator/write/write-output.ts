@@ -25,10 +25,10 @@ export function writeOutput(outDir: string, files: readonly EmittedFile[], optio
   files.forEach((f) => assertInside(f.path));
   const target = resolve(outDir);
   if (!options.force) assertOwned(target, outDir);
-  mkdirSync(dirname(target), { recursive: true });
   const suffix = `${process.pid}-${Date.now().toString(36)}`;
   const staging = `${target}.mcp-gen-tmp-${suffix}`;
   try {
+    mkdirSync(dirname(target), { recursive: true });
     for (const file of files) {
       const path = join(staging, file.path);
       mkdirSync(dirname(path), { recursive: true });
@@ -36,9 +36,17 @@ export function writeOutput(outDir: string, files: readonly EmittedFile[], optio
     }
     swapIn(staging, target, `${target}.mcp-gen-old-${suffix}`);
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    throw error;
+    // rmSync throws (ENOTDIR) when the path runs through a file, even with force.
+    if (existsSync(staging)) rmSync(staging, { recursive: true, force: true });
+    throw asWriteError(error, outDir);
   }
+}
+
+/** A file system refusal (no permission, a file where a folder should be) is the user's to fix, not a bug. */
+function asWriteError(error: unknown, shown: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (!(error instanceof Error) || typeof code !== "string") return error;
+  return new McpGenError([diagnostic("MCPG504", { dir: shown, reason: error.message }, { file: shown })]);
 }
 
 function swapIn(staging: string, target: string, old: string): void {
@@ -82,9 +90,9 @@ function assertInside(path: string): void {
 /** Refuses a folder holding anything that does not start with mcp-gen's banner. */
 function assertOwned(target: string, shown: string): void {
   if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign: ["(it is a file)"] })]);
+  if (!statSync(target).isDirectory()) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign: ["(it is a file)"] }, { file: shown })]);
   const foreign = listFiles(target).filter((p) => !startsWithBanner(join(target, p)));
-  if (foreign.length > 0) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign })]);
+  if (foreign.length > 0) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign }, { file: shown })]);
 }
 
 function startsWithBanner(path: string): boolean {
@@ -98,9 +106,9 @@ function startsWithBanner(path: string): boolean {
   }
 }
 
-/** Every file under `dir`, as relative paths. */
+/** Every file under `dir`, as relative paths (none when `dir` is not a folder). */
 export function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   const out: string[] = [];
   const walk = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {

@@ -1,0 +1,80 @@
+/**
+ * Runs the built CLI (dist/generator/cli/main.js) as a real child process,
+ * the way a user or a CI job does, and collects its exit code and output.
+ * Every run is offline, reads the upstream schemas from MCP_GEN_SCHEMA_DIR
+ * and gets a cache folder of its own.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { listFiles } from "../../generator/write/write-output.js";
+import { ROOT, SCHEMA_DIR } from "../helpers.js";
+
+/** What a run of the CLI did. */
+export interface CliRun {
+  /** The exit code; null when the run was killed (it hung past the timeout). */
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stderr split into lines, without the trailing empty one. */
+  readonly stderrLines: readonly string[];
+}
+
+/** Options of {@link runCli}. */
+export interface CliOptions {
+  /** Overrides MCP_GEN_SCHEMA_DIR (default: the upstream schemas). */
+  readonly schemaDir?: string;
+  /** Overrides MCP_GEN_CACHE_DIR (default: a fresh empty folder). */
+  readonly cacheDir?: string;
+  /** Kill the run after this many milliseconds (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+const MAIN = join(ROOT, "dist", "generator", "cli", "main.js");
+
+/** Runs `node dist/generator/cli/main.js ...args`. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
+    MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
+    MCP_GEN_OFFLINE: "1",
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { cwd: ROOT, env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      resolve({ code, stdout, stderr, stderrLines: stderr.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1) });
+    });
+  });
+}
+
+const made = new Set<string>();
+// Registered while the importing test file is collected, so it runs after that file's tests (concurrent ones too).
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty folder under the OS temp folder, removed after the test file. */
+export function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-gen-${label}-`));
+  made.add(dir);
+  return dir;
+}
+
+/** Every file under `dir` with its bytes, to compare a folder before and after a run. */
+export function snapshotFolder(dir: string): Record<string, string> {
+  return Object.fromEntries(listFiles(dir).map((path) => [path, readFileSync(join(dir, path)).toString("base64")]));
+}
+
+/** Names in `dir` that a write in progress uses (`*.mcp-gen-tmp-*`, `*.mcp-gen-old-*`). */
+export function leftovers(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /\.mcp-gen-(tmp|old)-/.test(name));
+}
+
+/** A fixture folder under test/fixtures. */
+export function fixture(name: string): string {
+  return join(ROOT, "test", "fixtures", name);
+}
