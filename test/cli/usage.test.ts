@@ -1,0 +1,79 @@
+/**
+ * The command line as a user meets it: help on every command, exit code 2
+ * for bad usage, results on stdout and everything else on stderr.
+ */
+import { describe, expect, it } from "vitest";
+import { readRegistry } from "../../generator/index.js";
+import { REVISIONS } from "../helpers.js";
+import { runCli } from "./run-cli.js";
+
+describe.concurrent("--help works on every command", () => {
+  it.each([
+    [["--help"], "mcp-gen <command> [options]"],
+    [["generate", "--help"], "mcp-gen generate"],
+    [["schema", "--help"], "mcp-gen schema <action>"],
+    [["schema", "pull", "--help"], "mcp-gen schema pull <revision>"],
+    [["schema", "list", "--help"], "mcp-gen schema list"],
+  ])("mcp-gen %j", async (args, usage) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe(usage);
+    expect(run.stderr).toBe("");
+  });
+
+  it("generate --help names every option", async () => {
+    const run = await runCli(["generate", "--help"]);
+    for (const option of ["--spec", "--out", "--check", "--force", "--quiet"]) expect(run.stdout).toContain(option);
+  });
+});
+
+describe.concurrent("bad usage exits 2 with one message on stderr", () => {
+  it.each([
+    ["no command", [], "mcp-gen: Name a command; see --help."],
+    ["an unknown command", ["frobnicate"], "mcp-gen: Unknown argument: frobnicate"],
+    ["an unknown option", ["generate", "--spec", "2026-07-28", "--out", "/x", "--colour"], "mcp-gen: Unknown argument: colour"],
+    ["a missing --spec", ["generate", "--out", "/x"], "mcp-gen: Missing required argument: spec"],
+    ["a missing --out", ["generate", "--spec", "2026-07-28"], "mcp-gen: Missing required argument: out"],
+    ["--out without a value", ["generate", "--spec", "2026-07-28", "--out"], "mcp-gen: Not enough arguments following: out"],
+    ["--spec without a value", ["generate", "--spec", "--out", "/x"], "mcp-gen: Not enough arguments following: spec"],
+    ["an empty --out", ["generate", "--spec", "2026-07-28", "--out="], "mcp-gen: --out needs a value"],
+    ["--spec given twice", ["generate", "--spec", "2026-07-28", "--spec", "2025-11-25", "--out", "/x"], "mcp-gen: --spec was given 2 times; give it once"],
+    ["--out given twice", ["generate", "--spec", "2026-07-28", "--out", "/x", "--out", "/y"], "mcp-gen: --out was given 2 times; give it once"],
+    ["schema without an action", ["schema"], "mcp-gen: Not enough non-option arguments: got 0, need at least 1"],
+    ["schema pull without a revision", ["schema", "pull"], "mcp-gen: Not enough non-option arguments: got 0, need at least 1"],
+  ])("%s", async (_what, args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderrLines).toEqual([message, "Run mcp-gen --help for usage."]);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("mcp-gen schema list", () => {
+  it("prints every known revision and its canonical URL on stdout", async () => {
+    const run = await runCli(["schema", "list"]);
+    const registry = readRegistry();
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n").filter(Boolean)).toEqual(REVISIONS.map((r) => `${r}  ${registry.revisions[r]!.files["schema.json"].url}`));
+    expect(run.stderr).toBe("");
+  });
+});
+
+describe.concurrent("mcp-gen schema pull", () => {
+  it("refuses to download when MCP_GEN_OFFLINE=1", async () => {
+    const run = await runCli(["schema", "pull", "2026-07-28"]);
+    expect(run.code).toBe(2);
+    expect(run.stderrLines).toEqual([
+      "error MCPG106: cannot pull 2026-07-28: downloads are disabled (MCP_GEN_OFFLINE=1) (fix: unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas)",
+    ]);
+    expect(run.stdout).toBe("");
+  });
+
+  it("rejects an unknown revision, listing the known ones", async () => {
+    const run = await runCli(["schema", "pull", "2099-01-01"]);
+    expect(run.code).toBe(2);
+    expect(run.stderrLines).toEqual([
+      `error MCPG101: unknown MCP revision "2099-01-01" (fix: use one of ${REVISIONS.join(", ")}, or pass --spec <dir> with a schema.json)`,
+    ]);
+  });
+});
