@@ -124,6 +124,11 @@ export const catalog = {
     message: (p) => `$ref "${p.ref}" does not name a definition (mcp-gen follows only references of the form ${p.prefix}<Name>)`,
     fix: () => "give the referenced schema a definition of its own and point the $ref at that definition",
   }),
+  MCPG210: entry<{ name: string }>({
+    severity: "error",
+    message: (p) => `definition name "${p.name}" is not a TypeScript identifier, so no type or guard can be named after it`,
+    fix: () => "rename the definition to letters, digits, _ and $ (not starting with a digit), and update the $refs to it",
+  }),
   MCPG301: entry<{ patch: string; expected: string; actual: string }>({
     severity: "error",
     message: (p) =>

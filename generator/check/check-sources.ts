@@ -16,7 +16,14 @@ import type { JsonSchemaSource, SourceSet } from "../load/types.js";
 
 /** Runs every check rule over the sources and returns all diagnostics. */
 export function checkSources(sources: SourceSet): Diagnostic[] {
-  return [...checkDialects(sources.schema), ...checkRefs(sources.schema), ...checkRefCycles(sources.schema)];
+  return [...checkDialects(sources.schema), ...checkDefinitionNames(sources.schema), ...checkRefs(sources.schema), ...checkRefCycles(sources.schema)];
+}
+
+/** Rule: every definition name can name a TypeScript type. */
+export function checkDefinitionNames(source: JsonSchemaSource): Diagnostic[] {
+  return Object.keys(definitionsOf(source))
+    .filter((name) => !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+    .map((name) => diagnostic("MCPG210", { name }, { file: source.file.name, pointer: `/${source.definitionsKey}/${escapePointerSegment(name)}` }));
 }
 
 /** Rule: the dialect is one mcp-gen supports. */

@@ -34,7 +34,10 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     (r) => `    ${propertyKey(r.method)}: { ${r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: compiled.${validatorName(b.definition)}`).join(", ")} },`,
   );
   const { errorResponse, resultResponse } = model.envelopes;
-  if (!errorResponse || !resultResponse) throw new McpGenError([diagnostic("MCPG404", { missing: !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response" })]);
+  if (!errorResponse || !resultResponse) {
+    const missing = !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response";
+    throw new McpGenError([diagnostic("MCPG404", { missing }, { file: model.sources[0]?.name ?? "schema.json" })]);
+  }
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
   requests: {

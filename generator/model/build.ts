@@ -35,7 +35,7 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     appliedPatches: [],
     unknowns: sources.schemaTs ? [] : ["the literal members of string unions (such as ResultType)", "deprecations", "error code constant names"],
   };
-  const notes = model.unknowns.map((what) => diagnostic("MCPG206", { what }, { file: sources.schema.file.name }));
+  const notes = model.unknowns.length > 0 ? [diagnostic("MCPG206", { what: listInWords(model.unknowns) }, { file: sources.schema.file.name })] : [];
   return { model, diagnostics: [...methods.diagnostics, ...notes] };
 }
 
@@ -50,6 +50,11 @@ function envelopesOf(declarations: readonly Declaration[]): Envelopes {
     errorResponse: pick("JSONRPCErrorResponse", "JSONRPCError"),
   };
   return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
+}
+
+/** `["a", "b", "c"]` → `a, b and c`. */
+function listInWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 function stringConstant(value: string | number | undefined): string | undefined {

@@ -3,7 +3,7 @@
  * these diagnostic lines (none for legitimate schemas).
  */
 import { describe, expect, it } from "vitest";
-import { checkDialects, checkRefCycles, checkRefs } from "../../generator/check/check-sources.js";
+import { checkDefinitionNames, checkDialects, checkRefCycles, checkRefs } from "../../generator/check/check-sources.js";
 import { formatDiagnostic, type Diagnostic } from "../../generator/diagnostics.js";
 import type { JsonValue } from "../../generator/load/json.js";
 import { parseSchemaJson } from "../../generator/load/load-sources.js";
@@ -127,5 +127,23 @@ describe("rule: the dialect is one mcp-gen supports", () => {
     ],
   ])("%s", (_what, document, want) => {
     expect(lines(checkDialects(source(document)))).toEqual(want);
+  });
+});
+
+describe("rule: every definition name can name a TypeScript type", () => {
+  const FIX_NAME = "(fix: rename the definition to letters, digits, _ and $ (not starting with a digit), and update the $refs to it)";
+  it.each<[string, JsonValue, string[]]>([
+    ["identifiers", { $defs: { A: { type: "string" }, $b_2: { type: "string" } } }, []],
+    [
+      "a slash, a dash and a leading digit, each reported",
+      { $defs: { "A/B": { type: "string" }, "my-type": { type: "string" }, "1st": { type: "string" } } },
+      [
+        `s/schema.json#/$defs/A~1B: error MCPG210: definition name "A/B" is not a TypeScript identifier, so no type or guard can be named after it ${FIX_NAME}`,
+        `s/schema.json#/$defs/my-type: error MCPG210: definition name "my-type" is not a TypeScript identifier, so no type or guard can be named after it ${FIX_NAME}`,
+        `s/schema.json#/$defs/1st: error MCPG210: definition name "1st" is not a TypeScript identifier, so no type or guard can be named after it ${FIX_NAME}`,
+      ],
+    ],
+  ])("%s", (_what, document, want) => {
+    expect(lines(checkDefinitionNames(source(document)))).toEqual(want);
   });
 });

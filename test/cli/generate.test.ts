@@ -28,9 +28,7 @@ describe("--spec <dir> with a small custom schema and no schema.ts", () => {
     expect(run.stdout).toBe(`wrote ${listFiles(out).length} files to ${out}\n`);
     expect(run.stderrLines).toEqual([
       `mcp-gen: generating ${CUSTOM}`,
-      `custom-schema/schema.json: note MCPG206: no schema.ts beside schema.json, so the literal members of string unions (such as ResultType) could not be known ${FIX_SCHEMA_TS}`,
-      `custom-schema/schema.json: note MCPG206: no schema.ts beside schema.json, so deprecations could not be known ${FIX_SCHEMA_TS}`,
-      `custom-schema/schema.json: note MCPG206: no schema.ts beside schema.json, so error code constant names could not be known ${FIX_SCHEMA_TS}`,
+      `custom-schema/schema.json: note MCPG206: no schema.ts beside schema.json, so the literal members of string unions (such as ResultType), deprecations and error code constant names could not be known ${FIX_SCHEMA_TS}`,
     ]);
     expect(listFiles(out)).toContain("types.gen.ts");
   });
