@@ -1,0 +1,82 @@
+/**
+ * `npm run bench`: the benchmarks recorded in docs/benchmarks.md. A
+ * benchmark prints numbers; it passes or fails nothing (the exit code is 0
+ * even when a target is not met, and non-zero only when a run itself fails).
+ *
+ * Usage: npm run bench [-- [generation] [validation] [cold-import] [--rounds=N] [--batch-ms=N]]
+ *   With no name, all three run in that order. --rounds overrides every
+ *   benchmark's number of rounds (defaults: 7, 18, 15); --batch-ms sets the
+ *   duration of one validation batch (default 200).
+ *
+ * Schemas: MCP_GEN_SCHEMA_DIR, else ../shared/mcp-schema next to the repo.
+ * dist/ is built first when it is missing.
+ */
+import { benchColdImport } from "./bench/cold-import.js";
+import {
+  cpuSnapshot,
+  ensureBuilt,
+  machine,
+  otherCpuPercent,
+  printMachine,
+  schemaDir,
+} from "./bench/common.js";
+import { benchGeneration } from "./bench/generation.js";
+import { benchValidation } from "./bench/validation.js";
+
+const NAMES = ["generation", "validation", "cold-import"] as const;
+type Name = (typeof NAMES)[number];
+
+const args = process.argv.slice(2);
+const option = (name: string): number | undefined => {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  if (arg === undefined) return undefined;
+  const n = Number(arg.slice(name.length + 3));
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`bench: --${name} needs a positive integer, got ${arg}`);
+  return n;
+};
+const unknown = args.filter(
+  (a) => !a.startsWith("--") && !(NAMES as readonly string[]).includes(a),
+);
+if (unknown.length > 0) {
+  console.error(`bench: unknown benchmark ${unknown.join(", ")}; choose from ${NAMES.join(", ")}`);
+  process.exit(2);
+}
+const picked = args.filter((a): a is Name => (NAMES as readonly string[]).includes(a));
+const selected = new Set<Name>(picked.length > 0 ? picked : NAMES);
+const rounds = option("rounds");
+const batchMs = option("batch-ms") ?? 200;
+
+const dir = schemaDir();
+ensureBuilt();
+console.log("mcp-gen benchmarks");
+printMachine(machine());
+console.log(`  schemas: ${dir}`);
+
+const met: Array<[Name, boolean]> = [];
+const run = async (name: Name, bench: () => boolean | Promise<boolean>) => {
+  const before = cpuSnapshot();
+  met.push([name, await bench()]);
+  const other = otherCpuPercent(before, cpuSnapshot());
+  if (other !== undefined) {
+    console.log(
+      `  other processes used ${other.toFixed(0)}% of one core on average during this benchmark`,
+    );
+  }
+};
+if (selected.has("generation")) {
+  await run("generation", () => benchGeneration({ rounds: rounds ?? 7, schemaDir: dir }));
+}
+if (selected.has("validation")) {
+  await run("validation", () => benchValidation({ rounds: rounds ?? 18, batchMs, schemaDir: dir }));
+}
+if (selected.has("cold-import")) {
+  await run("cold-import", () => benchColdImport({ rounds: rounds ?? 15, schemaDir: dir }));
+}
+
+console.log("");
+console.log("Targets");
+for (const [name, ok] of met)
+  console.log(
+    `  ${name.padEnd(12)} ${name === "cold-import" ? "no target (comparison only)" : ok ? "all met" : "NOT all met"}`,
+  );

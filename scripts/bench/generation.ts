@@ -1,0 +1,110 @@
+/**
+ * Benchmark 1: full generation of one revision, whole process, against
+ * json-schema-to-typescript alone on the same schema.json.
+ *
+ *   A: node dist/generator/cli/main.js generate --spec <rev> --out <fresh tmp dir> --quiet
+ *   B: node node_modules/json-schema-to-typescript/dist/src/cli.js -i <schema.json> -o <tmp file> --unreachableDefinitions
+ *      (what node_modules/.bin/json2ts runs, started with the same node binary)
+ *
+ * Wall time from spawn to exit (process.hrtime around spawnSync), one
+ * warm-up run of each, then alternating rounds; the order inside a round
+ * flips every round (AB, BA, AB, ...).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
+
+export interface GenerationOptions {
+  rounds: number;
+  schemaDir: string;
+}
+
+interface Run {
+  label: string;
+  run: (tmp: string) => { command: string; args: string[] };
+}
+
+function timeOnce(r: Run, env: NodeJS.ProcessEnv): number {
+  const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
+  try {
+    const { command, args } = r.run(tmp);
+    const t0 = now();
+    const res = spawnSync(command, args, {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    });
+    const t1 = now();
+    if (res.status !== 0)
+      throw new Error(
+        `bench: ${r.label} failed (exit ${res.status ?? res.signal}):\n${res.stderr}`,
+      );
+    return (t1 - t0) / 1e6;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export function benchGeneration(o: GenerationOptions): boolean {
+  const schemaJson = join(o.schemaDir, REVISION, "schema.json");
+  const json2ts = realpathSync(join(ROOT, "node_modules", ".bin", "json2ts"));
+  // Offline so that a missing schema fails instead of timing a download.
+  const env = { ...process.env, MCP_GEN_SCHEMA_DIR: o.schemaDir, MCP_GEN_OFFLINE: "1" };
+  const mcpGen: Run = {
+    label: "mcp-gen generate",
+    run: (tmp) => ({
+      command: process.execPath,
+      args: [
+        join(ROOT, "dist", "generator", "cli", "main.js"),
+        "generate",
+        "--spec",
+        REVISION,
+        "--out",
+        join(tmp, "out"),
+        "--quiet",
+      ],
+    }),
+  };
+  const j2t: Run = {
+    label: "json2ts",
+    run: (tmp) => ({
+      command: process.execPath,
+      args: [json2ts, "-i", schemaJson, "-o", join(tmp, "schema.d.ts"), "--unreachableDefinitions"],
+    }),
+  };
+
+  process.stdout.write(`\n[1/3] generation: warm-up + ${o.rounds} rounds `);
+  timeOnce(mcpGen, env);
+  timeOnce(j2t, env);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < o.rounds; i++) {
+    if (i % 2 === 0) {
+      a.push(timeOnce(mcpGen, env));
+      b.push(timeOnce(j2t, env));
+    } else {
+      b.push(timeOnce(j2t, env));
+      a.push(timeOnce(mcpGen, env));
+    }
+    process.stdout.write(".");
+  }
+  process.stdout.write("\n");
+
+  return printTable({
+    title: `1. Full generation of ${REVISION} vs json-schema-to-typescript alone (whole process, wall time)`,
+    unit: "ms per run",
+    digits: 0,
+    series: [
+      { label: `A  mcp-gen generate --spec ${REVISION} --quiet`, values: a },
+      { label: "B  json2ts -i schema.json --unreachableDefinitions", values: b },
+    ],
+    ratios: [{ label: "A / B", values: ratios(a, b), target: "<= 1.5x", met: (m) => m <= 1.5 }],
+    notes: [
+      `schema.json: ${schemaJson}`,
+      "Each run writes into a fresh temporary folder; one warm-up run of each first; order alternates AB, BA, ...",
+    ],
+  });
+}
