@@ -293,7 +293,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 export const validateCallToolResult = validate26;
 
 // prettier-ignore
-const schema10 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+const schema10 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
 const schema11 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
@@ -430,7 +430,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
 const schema12 = {"$id":"ImageContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -438,7 +438,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -467,7 +467,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate30.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    validate29.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -483,18 +483,18 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(typeof data3 == "number"){
                       if(data3 > 1 || isNaN(data3)){
-                        validate30.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                         return false;
                       }
                       else {
                         if(data3 < 0 || isNaN(data3)){
-                          validate30.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate30.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
                       return false;
                     }
                   }
@@ -506,7 +506,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate30.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              validate29.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -519,7 +519,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
           if(data.data !== undefined){
             const _errs8 = errors;
             if(typeof data.data !== "string"){
-              validate30.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+              validate29.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs8 === errors;
@@ -531,7 +531,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
             if(data.mimeType !== undefined){
               const _errs10 = errors;
               if(typeof data.mimeType !== "string"){
-                validate30.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate29.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs10 === errors;
@@ -544,11 +544,11 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                 let data6 = data.type;
                 const _errs12 = errors;
                 if(typeof data6 !== "string"){
-                  validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("image" !== data6){
-                  validate30.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                  validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                   return false;
                 }
                 var valid0 = _errs12 === errors;
@@ -562,11 +562,11 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate30.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
 
@@ -577,7 +577,7 @@ const schema13 = {"$id":"EmbeddedResource","properties":{"annotations":{"propert
 const schema14 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TextResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -585,14 +585,14 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.mimeType !== undefined){
           const _errs1 = errors;
           if(typeof data.mimeType !== "string"){
-            validate35.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -604,7 +604,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
           if(data.text !== undefined){
             const _errs3 = errors;
             if(typeof data.text !== "string"){
-              validate35.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+              validate33.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -616,7 +616,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
             if(data.uri !== undefined){
               const _errs5 = errors;
               if(typeof data.uri !== "string"){
-                validate35.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate33.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -629,16 +629,16 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate35.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -646,7 +646,7 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -675,7 +675,7 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate33.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    validate31.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -691,18 +691,18 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(typeof data3 == "number"){
                       if(data3 > 1 || isNaN(data3)){
-                        validate33.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                         return false;
                       }
                       else {
                         if(data3 < 0 || isNaN(data3)){
-                          validate33.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate33.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
                       return false;
                     }
                   }
@@ -714,7 +714,7 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate33.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              validate31.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -730,8 +730,8 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
             const _errs9 = errors;
             let valid3 = false;
             const _errs10 = errors;
-            if(!(validate35(data4, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+            if(!(validate33(data4, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs10 === errors;
@@ -754,7 +754,7 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
                 vErrors.push(err0);
               }
               errors++;
-              validate33.errors = vErrors;
+              validate31.errors = vErrors;
               return false;
             }
             else {
@@ -778,11 +778,11 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
               let data5 = data.type;
               const _errs12 = errors;
               if(typeof data5 !== "string"){
-                validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("resource" !== data5){
-                validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                 return false;
               }
               var valid0 = _errs12 === errors;
@@ -795,11 +795,11 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate33.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
 
@@ -843,54 +843,48 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
                 for(let i0=0; i0<len0; i0++){
                   let data2 = data1[i0];
                   const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  if(!(validate27(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs9 = errors;
-                    if(!(validate30(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs9 === errors;
-                    valid2 = valid2 || _valid0;
-                    if(!valid2){
-                      const _errs10 = errors;
-                      if(!(validate33(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                        errors = vErrors.length;
-                      }
-                      var _valid0 = _errs10 === errors;
-                      valid2 = valid2 || _valid0;
-                    }
-                  }
-                  if(!valid2){
-                    const err0 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err0];
-                    }
-                    else {
-                      vErrors.push(err0);
-                    }
-                    errors++;
-                    validate26.errors = vErrors;
-                    return false;
-                  }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if((data2.type === undefined) && (missing1 = "type")){
+                        validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
                       }
                       else {
-                        vErrors = null;
+                        const tag0 = data2.type;
+                        if(typeof tag0 == "string"){
+                          if(tag0 === "text"){
+                            if(!(validate27(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                              errors = vErrors.length;
+                            }
+                          }
+                          else if(tag0 === "image"){
+                            if(!(validate29(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                              errors = vErrors.length;
+                            }
+                          }
+                          else if(tag0 === "resource"){
+                            if(!(validate31(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                              vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                              errors = vErrors.length;
+                            }
+                          }
+                          else {
+                            validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                            return false;
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                          return false;
+                        }
                       }
+                    }
+                    else {
+                      validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
+                      return false;
                     }
                   }
                   var valid1 = _errs6 === errors;
@@ -911,12 +905,12 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
           }
           if(valid0){
             if(data.isError !== undefined){
-              const _errs11 = errors;
+              const _errs12 = errors;
               if(typeof data.isError !== "boolean"){
                 validate26.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
-              var valid0 = _errs11 === errors;
+              var valid0 = _errs12 === errors;
             }
             else {
               var valid0 = true;
@@ -1146,13 +1140,13 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientNotification = validate43;
 
 // prettier-ignore
-const schema18 = {"$id":"ClientNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema18 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
 const schema19 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="InitializedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1160,7 +1154,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1168,11 +1162,11 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate44.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/initialized" !== data0){
-            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+            validate44.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1193,8 +1187,129 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate45.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate44.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate44.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate44.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema20 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema21 = {"$id":"ProgressToken","type":["string","integer"]};
+
+// prettier-ignore
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ProgressToken" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type}}];
+    return false;
+  }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ProgressNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/progress" !== data0){
+            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+                  validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.progress !== undefined){
+                    const _errs5 = errors;
+                    if(!(typeof data1.progress == "number")){
+                      validate45.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.progressToken !== undefined){
+                      const _errs7 = errors;
+                      if(!(validate46(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                        errors = vErrors.length;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.total !== undefined){
+                        const _errs8 = errors;
+                        if(!(typeof data1.total == "number")){
+                          validate45.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+                          return false;
+                        }
+                        var valid1 = _errs8 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
                     }
                   }
                 }
@@ -1222,131 +1337,10 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema20 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema21 = {"$id":"ProgressToken","type":["string","integer"]};
-
-// prettier-ignore
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type}}];
-    return false;
-  }
-  validate48.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate47.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/progress" !== data0){
-            validate47.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate47.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.progress !== undefined){
-                    const _errs5 = errors;
-                    if(!(typeof data1.progress == "number")){
-                      validate47.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.progressToken !== undefined){
-                      const _errs7 = errors;
-                      if(!(validate48(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
-                        vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.total !== undefined){
-                        const _errs8 = errors;
-                        if(!(typeof data1.total == "number")){
-                          validate47.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
-                          return false;
-                        }
-                        var valid1 = _errs8 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate47.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 const schema22 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1354,7 +1348,7 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1362,11 +1356,11 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate51.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/roots/list_changed" !== data0){
-            validate51.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1387,14 +1381,14 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate51.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate48.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate51.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate48.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1407,11 +1401,11 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate51.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
@@ -1420,63 +1414,54 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate43.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/initialized"){
+            if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/roots/list_changed"){
+            if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate43.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate43.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate43.errors = vErrors;
@@ -1487,7 +1472,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientRequest = validate53;
 
 // prettier-ignore
-const schema23 = {"$id":"ClientRequest","anyOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema23 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
 const schema24 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
@@ -1649,7 +1634,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
 const schema26 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1657,7 +1642,7 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1665,11 +1650,11 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate59.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ping" !== data0){
-            validate59.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1689,21 +1674,21 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate48(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                           errors = vErrors.length;
                         }
                       }
                     }
                     else {
-                      validate59.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate58.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate59.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate58.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1716,11 +1701,11 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate59.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
 
@@ -1728,7 +1713,7 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
 const schema27 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourcesRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1736,7 +1721,7 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1744,11 +1729,11 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("resources/list" !== data0){
-            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1764,8 +1749,149 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.cursor !== undefined){
                   if(typeof data1.cursor !== "string"){
-                    validate62.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    validate60.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
+                  }
+                }
+              }
+              else {
+                validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema28 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourceTemplatesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/templates/list" !== data0){
+            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate61.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema29 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/read" !== data0){
+            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate62.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate62.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -1792,18 +1918,18 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema28 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema30 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesRequest" */;
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SubscribeRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1811,11 +1937,11 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/templates/list" !== data0){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+          if("resources/subscribe" !== data0){
+            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1829,10 +1955,91 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate64.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate63.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate63.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate63.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema31 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="UnsubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/unsubscribe" !== data0){
+            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate64.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -1859,11 +2066,78 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema29 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema32 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListPromptsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("prompts/list" !== data0){
+            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate65.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate65.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema33 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
+  /*# sourceURL="GetPromptRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -1881,8 +2155,8 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
             validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/read" !== data0){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+          if("prompts/get" !== data0){
+            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1897,15 +2171,49 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
+                if((data1.name === undefined) && (missing1 = "name")){
                   validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate66.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
+                  if(data1.arguments !== undefined){
+                    let data2 = data1.arguments;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        for(const key0 in data2){
+                          const _errs8 = errors;
+                          if(typeof data2[key0] !== "string"){
+                            validate66.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs8 === errors;
+                          if(!valid2){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate66.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.name !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data1.name !== "string"){
+                        validate66.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs10 === errors;
+                    }
+                    else {
+                      var valid1 = true;
                     }
                   }
                 }
@@ -1933,11 +2241,98 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema30 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema34 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListToolsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("tools/list" !== data0){
+            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate67.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate67.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate67.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema35 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema36 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate69.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum}}];
+    return false;
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
+  /*# sourceURL="SetLevelRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -1955,8 +2350,8 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
             validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/subscribe" !== data0){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+          if("logging/setLevel" !== data0){
+            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1971,15 +2366,15 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
+                if((data1.level === undefined) && (missing1 = "level")){
                   validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate68.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
+                  if(data1.level !== undefined){
+                    if(!(validate69(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
+                      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+                      errors = vErrors.length;
                     }
                   }
                 }
@@ -2007,104 +2402,28 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema31 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema37 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate70.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate70.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema32 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema38 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
 
 // prettier-ignore
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsRequest" */;
+  /*# sourceURL="PromptReference" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
         validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.name !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+          if(typeof data.name !== "string"){
+            validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2113,22 +2432,16 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          if(data.type !== undefined){
+            let data1 = data.type;
             const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate72.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+            if(typeof data1 !== "string"){
+              validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("ref/prompt" !== data1){
+              validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+              return false;
             }
             var valid0 = _errs3 === errors;
           }
@@ -2148,338 +2461,10 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema33 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate74.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate74.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.name !== undefined){
-                      const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
-                        validate74.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema34 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate76.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema35 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema36 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate80.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum}}];
-    return false;
-  }
-  validate80.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    if(!(validate80(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                }
-              }
-              else {
-                validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate79.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema37 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"anyOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema38 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.type !== undefined){
-            let data1 = data.type;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("ref/prompt" !== data1){
-              validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 const schema39 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceReference" */;
   let vErrors = null;
   let errors = 0;
@@ -2487,7 +2472,7 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2495,11 +2480,11 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.type;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate86.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ref/resource" !== data0){
-            validate86.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2511,7 +2496,7 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
           if(data.uri !== undefined){
             const _errs3 = errors;
             if(typeof data.uri !== "string"){
-              validate86.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate73.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2523,16 +2508,16 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate86.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -2540,7 +2525,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2548,11 +2533,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("completion/complete" !== data0){
-            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2568,7 +2553,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -2579,14 +2564,14 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                         let missing2;
                         if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate83.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+                          validate71.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
                           return false;
                         }
                         else {
                           if(data2.name !== undefined){
                             const _errs7 = errors;
                             if(typeof data2.name !== "string"){
-                              validate83.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              validate71.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid2 = _errs7 === errors;
@@ -2598,7 +2583,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                             if(data2.value !== undefined){
                               const _errs9 = errors;
                               if(typeof data2.value !== "string"){
-                                validate83.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                                validate71.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
                               var valid2 = _errs9 === errors;
@@ -2610,7 +2595,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                         }
                       }
                       else {
-                        validate83.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                        validate71.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -2623,45 +2608,42 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.ref !== undefined){
                       let data5 = data1.ref;
                       const _errs11 = errors;
-                      const _errs12 = errors;
-                      let valid3 = false;
-                      const _errs13 = errors;
-                      if(!(validate84(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-                        errors = vErrors.length;
-                      }
-                      var _valid0 = _errs13 === errors;
-                      valid3 = valid3 || _valid0;
-                      if(!valid3){
-                        const _errs14 = errors;
-                        if(!(validate86(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                          vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs14 === errors;
-                        valid3 = valid3 || _valid0;
-                      }
-                      if(!valid3){
-                        const err0 = {instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/anyOf",keyword:"anyOf",params:{}};
-                        if(vErrors === null){
-                          vErrors = [err0];
-                        }
-                        else {
-                          vErrors.push(err0);
-                        }
-                        errors++;
-                        validate83.errors = vErrors;
-                        return false;
-                      }
-                      else {
-                        errors = _errs12;
-                        if(vErrors !== null){
-                          if(_errs12){
-                            vErrors.length = _errs12;
+                      if(errors === _errs11){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                          let missing3;
+                          if((data5.type === undefined) && (missing3 = "type")){
+                            validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
                           }
                           else {
-                            vErrors = null;
+                            const tag0 = data5.type;
+                            if(typeof tag0 == "string"){
+                              if(tag0 === "ref/prompt"){
+                                if(!(validate72(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
+                                  vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+                                  errors = vErrors.length;
+                                }
+                              }
+                              else if(tag0 === "ref/resource"){
+                                if(!(validate73(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
+                                  vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+                                  errors = vErrors.length;
+                                }
+                              }
+                              else {
+                                validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                                return false;
+                              }
+                            }
+                            else {
+                              validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                              return false;
+                            }
                           }
+                        }
+                        else {
+                          validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                          return false;
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -2673,7 +2655,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2686,11 +2668,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate83.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
@@ -2699,144 +2681,108 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-        errors = vErrors.length;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-            errors = vErrors.length;
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+              errors = vErrors.length;
+            }
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
+          else if(tag0 === "ping"){
+            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/read"){
+            if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
+            if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/list"){
+            if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/call"){
+            if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
             if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
               vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate70(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
-                    if(!valid0){
-                      const _errs11 = errors;
-                      if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-                        errors = vErrors.length;
-                      }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
-                      if(!valid0){
-                        const _errs12 = errors;
-                        if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                          vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
-                        if(!valid0){
-                          const _errs13 = errors;
-                          if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                            vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-                            errors = vErrors.length;
-                          }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+              errors = vErrors.length;
             }
           }
+          else {
+            validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
         }
       }
     }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
     else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate53.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
+      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate53.errors = vErrors;
@@ -2882,7 +2828,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema42 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+const schema42 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
 // prettier-ignore
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2917,45 +2863,42 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
           if(data.content !== undefined){
             let data1 = data.content;
             const _errs4 = errors;
-            const _errs5 = errors;
-            let valid1 = false;
-            const _errs6 = errors;
-            if(!(validate27(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs7 = errors;
-              if(!(validate30(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid1 = valid1 || _valid0;
-            }
-            if(!valid1){
-              const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err0];
-              }
-              else {
-                vErrors.push(err0);
-              }
-              errors++;
-              validate92.errors = vErrors;
-              return false;
-            }
-            else {
-              errors = _errs5;
-              if(vErrors !== null){
-                if(_errs5){
-                  vErrors.length = _errs5;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.type === undefined) && (missing1 = "type")){
+                  validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
                 }
                 else {
-                  vErrors = null;
+                  const tag0 = data1.type;
+                  if(typeof tag0 == "string"){
+                    if(tag0 === "text"){
+                      if(!(validate27(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "image"){
+                      if(!(validate29(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                    else {
+                      validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                  else {
+                    validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
                 }
+              }
+              else {
+                validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                return false;
               }
             }
             var valid0 = _errs4 === errors;
@@ -2965,36 +2908,36 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
           }
           if(valid0){
             if(data.model !== undefined){
-              const _errs8 = errors;
+              const _errs9 = errors;
               if(typeof data.model !== "string"){
                 validate92.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs8 === errors;
+              var valid0 = _errs9 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.role !== undefined){
-                const _errs10 = errors;
+                const _errs11 = errors;
                 if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                   vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                   errors = vErrors.length;
                 }
-                var valid0 = _errs10 === errors;
+                var valid0 = _errs11 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.stopReason !== undefined){
-                  const _errs11 = errors;
+                  const _errs12 = errors;
                   if(typeof data.stopReason !== "string"){
                     validate92.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs11 === errors;
+                  var valid0 = _errs12 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -3199,7 +3142,7 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-export const validateCompleteRequest = validate83;
+export const validateCompleteRequest = validate71;
 
 // prettier-ignore
 export const validateCompleteResult = validate101;
@@ -3335,7 +3278,7 @@ export const validateCreateMessageRequest = validate102;
 const schema46 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema47 = {"$id":"SamplingMessage","properties":{"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema47 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3353,45 +3296,42 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.content !== undefined){
           let data0 = data.content;
           const _errs1 = errors;
-          const _errs2 = errors;
-          let valid1 = false;
-          const _errs3 = errors;
-          if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs3 === errors;
-          valid1 = valid1 || _valid0;
-          if(!valid1){
-            const _errs4 = errors;
-            if(!(validate30(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-          }
-          if(!valid1){
-            const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-            validate103.errors = vErrors;
-            return false;
-          }
-          else {
-            errors = _errs2;
-            if(vErrors !== null){
-              if(_errs2){
-                vErrors.length = _errs2;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
               }
               else {
-                vErrors = null;
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
               }
+            }
+            else {
+              validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
             }
           }
           var valid0 = _errs1 === errors;
@@ -3401,12 +3341,12 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.role !== undefined){
-            const _errs5 = errors;
+            const _errs6 = errors;
             if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
               vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
               errors = vErrors.length;
             }
-            var valid0 = _errs5 === errors;
+            var valid0 = _errs6 === errors;
           }
           else {
             var valid0 = true;
@@ -3819,7 +3759,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateEmbeddedResource = validate33;
+export const validateEmbeddedResource = validate31;
 
 // prettier-ignore
 export const validateEmptyResult = validate113;
@@ -3841,7 +3781,7 @@ function validate113(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateGetPromptRequest = validate74;
+export const validateGetPromptRequest = validate66;
 
 // prettier-ignore
 export const validateGetPromptResult = validate115;
@@ -3850,7 +3790,7 @@ export const validateGetPromptResult = validate115;
 const schema52 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
 
 // prettier-ignore
-const schema53 = {"$id":"PromptMessage","properties":{"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema53 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3868,54 +3808,48 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.content !== undefined){
           let data0 = data.content;
           const _errs1 = errors;
-          const _errs2 = errors;
-          let valid1 = false;
-          const _errs3 = errors;
-          if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs3 === errors;
-          valid1 = valid1 || _valid0;
-          if(!valid1){
-            const _errs4 = errors;
-            if(!(validate30(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs5 = errors;
-              if(!(validate33(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
-            }
-          }
-          if(!valid1){
-            const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-            validate116.errors = vErrors;
-            return false;
-          }
-          else {
-            errors = _errs2;
-            if(vErrors !== null){
-              if(_errs2){
-                vErrors.length = _errs2;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
               }
               else {
-                vErrors = null;
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "resource"){
+                    if(!(validate31(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
               }
+            }
+            else {
+              validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
             }
           }
           var valid0 = _errs1 === errors;
@@ -3925,12 +3859,12 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.role !== undefined){
-            const _errs6 = errors;
+            const _errs7 = errors;
             if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
               vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
               errors = vErrors.length;
             }
-            var valid0 = _errs6 === errors;
+            var valid0 = _errs7 === errors;
           }
           else {
             var valid0 = true;
@@ -4032,7 +3966,7 @@ function validate115(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateImageContent = validate30;
+export const validateImageContent = validate29;
 
 // prettier-ignore
 export const validateImplementation = validate56;
@@ -4299,7 +4233,7 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateInitializedNotification = validate45;
+export const validateInitializedNotification = validate44;
 
 // prettier-ignore
 export const validateJSONRPCError = validate126;
@@ -4484,8 +4418,8 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
                       if(errors === _errs9){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                           if(data4.progressToken !== undefined){
-                            if(!(validate48(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
-                              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                            if(!(validate46(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
+                              vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                               errors = vErrors.length;
                             }
                           }
@@ -4754,7 +4688,7 @@ export const validateJSONRPCRequest = validate129;
 export const validateJSONRPCResponse = validate135;
 
 // prettier-ignore
-export const validateListPromptsRequest = validate72;
+export const validateListPromptsRequest = validate65;
 
 // prettier-ignore
 export const validateListPromptsResult = validate140;
@@ -4993,7 +4927,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate64;
+export const validateListResourceTemplatesRequest = validate61;
 
 // prettier-ignore
 export const validateListResourceTemplatesResult = validate145;
@@ -5238,7 +5172,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateListResourcesRequest = validate62;
+export const validateListResourcesRequest = validate60;
 
 // prettier-ignore
 export const validateListResourcesResult = validate149;
@@ -5543,8 +5477,8 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate48(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                           errors = vErrors.length;
                         }
                       }
@@ -5582,7 +5516,7 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateListRootsResult = validate97;
 
 // prettier-ignore
-export const validateListToolsRequest = validate76;
+export const validateListToolsRequest = validate67;
 
 // prettier-ignore
 export const validateListToolsResult = validate155;
@@ -5832,7 +5766,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate80;
+export const validateLoggingLevel = validate69;
 
 // prettier-ignore
 export const validateLoggingMessageNotification = validate158;
@@ -5883,8 +5817,8 @@ function validate158(data, {instancePath="", parentData, parentDataProperty, roo
                 else {
                   if(data1.level !== undefined){
                     const _errs5 = errors;
-                    if(!(validate80(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+                    if(!(validate69(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
+                      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
@@ -6124,13 +6058,13 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validatePingRequest = validate59;
+export const validatePingRequest = validate58;
 
 // prettier-ignore
-export const validateProgressNotification = validate47;
+export const validateProgressNotification = validate45;
 
 // prettier-ignore
-export const validateProgressToken = validate48;
+export const validateProgressToken = validate46;
 
 // prettier-ignore
 export const validatePrompt = validate141;
@@ -6218,10 +6152,10 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
 export const validatePromptMessage = validate116;
 
 // prettier-ignore
-export const validatePromptReference = validate84;
+export const validatePromptReference = validate72;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate66;
+export const validateReadResourceRequest = validate62;
 
 // prettier-ignore
 export const validateReadResourceResult = validate164;
@@ -6272,8 +6206,8 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if(!(validate35(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+                  if(!(validate33(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs8 === errors;
@@ -6380,8 +6314,8 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate48(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                           errors = vErrors.length;
                         }
                       }
@@ -6552,7 +6486,7 @@ function validate170(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateResourceReference = validate86;
+export const validateResourceReference = validate73;
 
 // prettier-ignore
 export const validateResourceTemplate = validate146;
@@ -6644,7 +6578,7 @@ export const validateRole = validate22;
 export const validateRoot = validate98;
 
 // prettier-ignore
-export const validateRootsListChangedNotification = validate51;
+export const validateRootsListChangedNotification = validate48;
 
 // prettier-ignore
 export const validateSamplingMessage = validate103;
@@ -6656,13 +6590,13 @@ export const validateServerCapabilities = validate123;
 export const validateServerNotification = validate172;
 
 // prettier-ignore
-const schema81 = {"$id":"ServerNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+const schema81 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
 
 // prettier-ignore
 const schema82 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6670,7 +6604,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6678,11 +6612,11 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate178.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate173.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/tools/list_changed" !== data0){
-            validate178.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+            validate173.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6703,14 +6637,14 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate178.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate173.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate178.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate173.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6723,11 +6657,11 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate178.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
@@ -6736,90 +6670,72 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate172.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/list_changed"){
+            if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/updated"){
+            if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/prompts/list_changed"){
+            if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tools/list_changed"){
+            if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/message"){
+            if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate172.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate172.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate172.errors = vErrors;
@@ -6830,61 +6746,55 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateServerRequest = validate181;
 
 // prettier-ignore
-const schema83 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
+const schema83 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
 
 // prettier-ignore
 function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate181.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "ping"){
+            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "sampling/createMessage"){
+            if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "roots/list"){
+            if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate181.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate181.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate181.errors = vErrors;
@@ -7020,22 +6930,22 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateSetLevelRequest = validate79;
+export const validateSetLevelRequest = validate68;
 
 // prettier-ignore
-export const validateSubscribeRequest = validate68;
+export const validateSubscribeRequest = validate63;
 
 // prettier-ignore
 export const validateTextContent = validate27;
 
 // prettier-ignore
-export const validateTextResourceContents = validate35;
+export const validateTextResourceContents = validate33;
 
 // prettier-ignore
 export const validateTool = validate156;
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate178;
+export const validateToolListChangedNotification = validate173;
 
 // prettier-ignore
-export const validateUnsubscribeRequest = validate70;
+export const validateUnsubscribeRequest = validate64;

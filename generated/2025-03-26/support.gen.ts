@@ -40,6 +40,8 @@ export interface CompiledValidator {
   errors?: readonly CompiledValidatorError[] | null;
 }
 
+const VALID: ValidationResult = Object.freeze({ ok: true });
+
 /** Runs a compiled validator and converts its errors. */
 export function runValidator(
   validator: CompiledValidator,
@@ -78,6 +80,13 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
     case "anyOf":
     case "oneOf":
       return { path: at, message: "must match one of the allowed shapes" };
+    case "discriminator": {
+      // ajv's tagged-union check: the tag is missing or not a string, or names no branch.
+      const tag = `${at}/${escapeSegment(String(p.tag))}`;
+      return p.error === "tag"
+        ? { path: tag, message: "is required and must be a string" }
+        : { path: tag, message: `must name a known variant, not ${JSON.stringify(p.tagValue)}` };
+    }
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":

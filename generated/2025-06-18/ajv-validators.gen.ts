@@ -557,7 +557,7 @@ export const validateCallToolResult = validate30;
 const schema13 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
-const schema14 = {"$id":"ContentBlock","anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
+const schema14 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
 
 // prettier-ignore
 const schema15 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
@@ -650,7 +650,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
 const schema16 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -658,7 +658,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -669,7 +669,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate35.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate34.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -694,7 +694,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
             if(data.data !== undefined){
               const _errs5 = errors;
               if(typeof data.data !== "string"){
-                validate35.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+                validate34.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -706,7 +706,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate35.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate34.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -719,11 +719,11 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("image" !== data4){
-                    validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                    validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -738,11 +738,11 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate35.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
@@ -750,7 +750,7 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 const schema17 = {"$id":"ResourceLink","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceLink" */;
   let vErrors = null;
   let errors = 0;
@@ -758,7 +758,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -769,7 +769,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate39.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -794,7 +794,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -806,7 +806,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate39.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate36.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -818,7 +818,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                 if(data.name !== undefined){
                   const _errs9 = errors;
                   if(typeof data.name !== "string"){
-                    validate39.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate36.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -831,7 +831,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                     let data5 = data.size;
                     const _errs11 = errors;
                     if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate39.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                      validate36.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -843,7 +843,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                     if(data.title !== undefined){
                       const _errs13 = errors;
                       if(typeof data.title !== "string"){
-                        validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -856,11 +856,11 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                         let data7 = data.type;
                         const _errs15 = errors;
                         if(typeof data7 !== "string"){
-                          validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                          validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         if("resource_link" !== data7){
-                          validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
+                          validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
                           return false;
                         }
                         var valid0 = _errs15 === errors;
@@ -872,7 +872,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                         if(data.uri !== undefined){
                           const _errs17 = errors;
                           if(typeof data.uri !== "string"){
-                            validate39.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                            validate36.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           var valid0 = _errs17 === errors;
@@ -891,11 +891,11 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate39.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
 
@@ -906,7 +906,7 @@ const schema18 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalPro
 const schema19 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TextResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -914,7 +914,7 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -925,7 +925,7 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate44.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -938,7 +938,7 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
           if(data.mimeType !== undefined){
             const _errs4 = errors;
             if(typeof data.mimeType !== "string"){
-              validate44.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate40.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -950,7 +950,7 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
             if(data.text !== undefined){
               const _errs6 = errors;
               if(typeof data.text !== "string"){
-                validate44.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+                validate40.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -962,7 +962,7 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
               if(data.uri !== undefined){
                 const _errs8 = errors;
                 if(typeof data.uri !== "string"){
-                  validate44.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  validate40.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -976,16 +976,16 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate44.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -993,7 +993,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1004,7 +1004,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate38.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1032,8 +1032,8 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
               const _errs6 = errors;
               let valid1 = false;
               const _errs7 = errors;
-              if(!(validate44(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+              if(!(validate40(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+                vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1056,7 +1056,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err0);
                 }
                 errors++;
-                validate42.errors = vErrors;
+                validate38.errors = vErrors;
                 return false;
               }
               else {
@@ -1080,11 +1080,11 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs9 = errors;
                 if(typeof data3 !== "string"){
-                  validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("resource" !== data3){
-                  validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                  validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -1098,11 +1098,11 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate42.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
 
@@ -1111,72 +1111,60 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ContentBlock" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate31.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "text"){
+            if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "image"){
+            if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "audio"){
+            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource_link"){
+            if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource"){
+            if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate31.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate31.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate31.errors = vErrors;
@@ -1515,13 +1503,13 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientNotification = validate53;
 
 // prettier-ignore
-const schema23 = {"$id":"ClientNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema23 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
 const schema24 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="InitializedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1529,7 +1517,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1537,11 +1525,11 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/initialized" !== data0){
-            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1562,8 +1550,142 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate55.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate54.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate54.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema25 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema26 = {"$id":"ProgressToken","type":["string","integer"]};
+
+// prettier-ignore
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ProgressToken" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema26.type}}];
+    return false;
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ProgressNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/progress" !== data0){
+            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+                  validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.message !== undefined){
+                    const _errs5 = errors;
+                    if(typeof data1.message !== "string"){
+                      validate55.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.progress !== undefined){
+                      const _errs7 = errors;
+                      if(!(typeof data1.progress == "number")){
+                        validate55.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                        return false;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.progressToken !== undefined){
+                        const _errs9 = errors;
+                        if(!(validate56(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+                          errors = vErrors.length;
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data1.total !== undefined){
+                          const _errs10 = errors;
+                          if(!(typeof data1.total == "number")){
+                            validate55.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+                            return false;
+                          }
+                          var valid1 = _errs10 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                      }
                     }
                   }
                 }
@@ -1591,144 +1713,10 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema25 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema26 = {"$id":"ProgressToken","type":["string","integer"]};
-
-// prettier-ignore
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema26.type}}];
-    return false;
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/progress" !== data0){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.message !== undefined){
-                    const _errs5 = errors;
-                    if(typeof data1.message !== "string"){
-                      validate57.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.progress !== undefined){
-                      const _errs7 = errors;
-                      if(!(typeof data1.progress == "number")){
-                        validate57.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.progressToken !== undefined){
-                        const _errs9 = errors;
-                        if(!(validate58(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data1.total !== undefined){
-                          const _errs10 = errors;
-                          if(!(typeof data1.total == "number")){
-                            validate57.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
-                            return false;
-                          }
-                          var valid1 = _errs10 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate57.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 const schema27 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1736,7 +1724,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1744,11 +1732,11 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/roots/list_changed" !== data0){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1769,14 +1757,14 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate58.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate58.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1789,11 +1777,11 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate61.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
 
@@ -1802,63 +1790,54 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate53.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/initialized"){
+            if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/roots/list_changed"){
+            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate53.errors = vErrors;
@@ -1869,7 +1848,7 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientRequest = validate63;
 
 // prettier-ignore
-const schema28 = {"$id":"ClientRequest","anyOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema28 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
 const schema29 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
@@ -2044,7 +2023,7 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
 const schema31 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -2052,7 +2031,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2060,11 +2039,11 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ping" !== data0){
-            validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2084,21 +2063,21 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate58(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                           errors = vErrors.length;
                         }
                       }
                     }
                     else {
-                      validate69.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate68.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2111,11 +2090,11 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate69.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
@@ -2123,7 +2102,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
 const schema32 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourcesRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -2131,7 +2110,7 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2139,11 +2118,11 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("resources/list" !== data0){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2159,8 +2138,149 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.cursor !== undefined){
                   if(typeof data1.cursor !== "string"){
-                    validate72.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
+                  }
+                }
+              }
+              else {
+                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate70.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema33 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourceTemplatesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/templates/list" !== data0){
+            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate71.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema34 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/read" !== data0){
+            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate72.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -2187,18 +2307,18 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema33 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema35 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesRequest" */;
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SubscribeRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2206,11 +2326,11 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate73.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/templates/list" !== data0){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+          if("resources/subscribe" !== data0){
+            validate73.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2224,10 +2344,91 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate73.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate73.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema36 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="UnsubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/unsubscribe" !== data0){
+            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate74.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -2254,11 +2455,78 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema34 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema37 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListPromptsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("prompts/list" !== data0){
+            validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate75.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate75.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema38 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
+  /*# sourceURL="GetPromptRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -2276,8 +2544,8 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
             validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/read" !== data0){
-            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+          if("prompts/get" !== data0){
+            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2292,15 +2560,49 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
+                if((data1.name === undefined) && (missing1 = "name")){
                   validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate76.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
+                  if(data1.arguments !== undefined){
+                    let data2 = data1.arguments;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        for(const key0 in data2){
+                          const _errs8 = errors;
+                          if(typeof data2[key0] !== "string"){
+                            validate76.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs8 === errors;
+                          if(!valid2){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate76.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.name !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data1.name !== "string"){
+                        validate76.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs10 === errors;
+                    }
+                    else {
+                      var valid1 = true;
                     }
                   }
                 }
@@ -2328,11 +2630,98 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema35 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema39 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListToolsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("tools/list" !== data0){
+            validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate77.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate77.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate77.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate79.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+    return false;
+  }
+  validate79.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
+  /*# sourceURL="SetLevelRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -2350,8 +2739,8 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
             validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/subscribe" !== data0){
-            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+          if("logging/setLevel" !== data0){
+            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2366,15 +2755,15 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
+                if((data1.level === undefined) && (missing1 = "level")){
                   validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate78.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
+                  if(data1.level !== undefined){
+                    if(!(validate79(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
+                      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+                      errors = vErrors.length;
                     }
                   }
                 }
@@ -2402,104 +2791,28 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema36 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate80.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate80.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate80.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate80.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate80.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate80.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema37 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
 
 // prettier-ignore
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsRequest" */;
+  /*# sourceURL="PromptReference" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
         validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.name !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+          if(typeof data.name !== "string"){
+            validate82.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2508,27 +2821,34 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          if(data.title !== undefined){
             const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate82.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+            if(typeof data.title !== "string"){
+              validate82.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
             var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.type !== undefined){
+              let data2 = data.type;
+              const _errs5 = errors;
+              if(typeof data2 !== "string"){
+                validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("ref/prompt" !== data2){
+                validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -2543,351 +2863,10 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema38 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate84.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate84.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate84.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate84.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate84.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.name !== undefined){
-                      const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
-                        validate84.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate84.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema39 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate86.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate86.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate90.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
-    return false;
-  }
-  validate90.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    if(!(validate90(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                }
-              }
-              else {
-                validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate89.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.title !== undefined){
-            const _errs3 = errors;
-            if(typeof data.title !== "string"){
-              validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
-              const _errs5 = errors;
-              if(typeof data2 !== "string"){
-                validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("ref/prompt" !== data2){
-                validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate94.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 const schema44 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceTemplateReference" */;
   let vErrors = null;
   let errors = 0;
@@ -2895,7 +2874,7 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2903,11 +2882,11 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.type;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ref/resource" !== data0){
-            validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2919,7 +2898,7 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
           if(data.uri !== undefined){
             const _errs3 = errors;
             if(typeof data.uri !== "string"){
-              validate96.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate83.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2931,16 +2910,16 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate96.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -2948,7 +2927,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2956,11 +2935,11 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("completion/complete" !== data0){
-            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+            validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2976,7 +2955,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate81.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -2987,14 +2966,14 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                         let missing2;
                         if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate93.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+                          validate81.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
                           return false;
                         }
                         else {
                           if(data2.name !== undefined){
                             const _errs7 = errors;
                             if(typeof data2.name !== "string"){
-                              validate93.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              validate81.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid2 = _errs7 === errors;
@@ -3006,7 +2985,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                             if(data2.value !== undefined){
                               const _errs9 = errors;
                               if(typeof data2.value !== "string"){
-                                validate93.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                                validate81.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
                               var valid2 = _errs9 === errors;
@@ -3018,7 +2997,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                         }
                       }
                       else {
-                        validate93.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                        validate81.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -3041,7 +3020,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                                 for(const key0 in data6){
                                   const _errs16 = errors;
                                   if(typeof data6[key0] !== "string"){
-                                    validate93.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                                    validate81.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
                                   var valid4 = _errs16 === errors;
@@ -3051,14 +3030,14 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                                 }
                               }
                               else {
-                                validate93.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                validate81.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
                           }
                         }
                         else {
-                          validate93.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
+                          validate81.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
@@ -3071,45 +3050,42 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                       if(data1.ref !== undefined){
                         let data8 = data1.ref;
                         const _errs18 = errors;
-                        const _errs19 = errors;
-                        let valid5 = false;
-                        const _errs20 = errors;
-                        if(!(validate94(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                          vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs20 === errors;
-                        valid5 = valid5 || _valid0;
-                        if(!valid5){
-                          const _errs21 = errors;
-                          if(!(validate96(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                            vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-                            errors = vErrors.length;
-                          }
-                          var _valid0 = _errs21 === errors;
-                          valid5 = valid5 || _valid0;
-                        }
-                        if(!valid5){
-                          const err0 = {instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/anyOf",keyword:"anyOf",params:{}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                          validate93.errors = vErrors;
-                          return false;
-                        }
-                        else {
-                          errors = _errs19;
-                          if(vErrors !== null){
-                            if(_errs19){
-                              vErrors.length = _errs19;
+                        if(errors === _errs18){
+                          if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                            let missing3;
+                            if((data8.type === undefined) && (missing3 = "type")){
+                              validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+                              return false;
                             }
                             else {
-                              vErrors = null;
+                              const tag0 = data8.type;
+                              if(typeof tag0 == "string"){
+                                if(tag0 === "ref/prompt"){
+                                  if(!(validate82(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
+                                    vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+                                    errors = vErrors.length;
+                                  }
+                                }
+                                else if(tag0 === "ref/resource"){
+                                  if(!(validate83(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
+                                    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+                                    errors = vErrors.length;
+                                  }
+                                }
+                                else {
+                                  validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                                  return false;
+                                }
+                              }
+                              else {
+                                validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                                return false;
+                              }
                             }
+                          }
+                          else {
+                            validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                            return false;
                           }
                         }
                         var valid1 = _errs18 === errors;
@@ -3122,7 +3098,7 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate81.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -3135,11 +3111,11 @@ function validate93(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate93.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
@@ -3148,144 +3124,108 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-        errors = vErrors.length;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-            errors = vErrors.length;
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+              errors = vErrors.length;
+            }
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
+          else if(tag0 === "ping"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            if(!(validate70(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/read"){
+            if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
+            if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/list"){
+            if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/call"){
+            if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
             if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
               vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
-                    if(!valid0){
-                      const _errs11 = errors;
-                      if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                        errors = vErrors.length;
-                      }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
-                      if(!valid0){
-                        const _errs12 = errors;
-                        if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                          vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
-                        if(!valid0){
-                          const _errs13 = errors;
-                          if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                            vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-                            errors = vErrors.length;
-                          }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+              errors = vErrors.length;
             }
           }
+          else {
+            validate63.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate63.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
         }
       }
     }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
     else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate63.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
+      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate63.errors = vErrors;
@@ -3331,7 +3271,7 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema47 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+const schema47 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
 // prettier-ignore
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3366,54 +3306,48 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.content !== undefined){
             let data1 = data.content;
             const _errs4 = errors;
-            const _errs5 = errors;
-            let valid1 = false;
-            const _errs6 = errors;
-            if(!(validate32(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs7 = errors;
-              if(!(validate35(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs8 = errors;
-                if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid1 = valid1 || _valid0;
-              }
-            }
-            if(!valid1){
-              const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err0];
-              }
-              else {
-                vErrors.push(err0);
-              }
-              errors++;
-              validate102.errors = vErrors;
-              return false;
-            }
-            else {
-              errors = _errs5;
-              if(vErrors !== null){
-                if(_errs5){
-                  vErrors.length = _errs5;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.type === undefined) && (missing1 = "type")){
+                  validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
                 }
                 else {
-                  vErrors = null;
+                  const tag0 = data1.type;
+                  if(typeof tag0 == "string"){
+                    if(tag0 === "text"){
+                      if(!(validate32(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "image"){
+                      if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "audio"){
+                      if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                    else {
+                      validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                  else {
+                    validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
                 }
+              }
+              else {
+                validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                return false;
               }
             }
             var valid0 = _errs4 === errors;
@@ -3423,36 +3357,36 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.model !== undefined){
-              const _errs9 = errors;
+              const _errs10 = errors;
               if(typeof data.model !== "string"){
                 validate102.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs9 === errors;
+              var valid0 = _errs10 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.role !== undefined){
-                const _errs11 = errors;
+                const _errs12 = errors;
                 if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                   vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                   errors = vErrors.length;
                 }
-                var valid0 = _errs11 === errors;
+                var valid0 = _errs12 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.stopReason !== undefined){
-                  const _errs12 = errors;
+                  const _errs13 = errors;
                   if(typeof data.stopReason !== "string"){
                     validate102.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs12 === errors;
+                  var valid0 = _errs13 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -3775,7 +3709,7 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-export const validateCompleteRequest = validate93;
+export const validateCompleteRequest = validate81;
 
 // prettier-ignore
 export const validateCompleteResult = validate114;
@@ -3914,7 +3848,7 @@ export const validateCreateMessageRequest = validate115;
 const schema52 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema53 = {"$id":"SamplingMessage","properties":{"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema53 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3932,54 +3866,48 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.content !== undefined){
           let data0 = data.content;
           const _errs1 = errors;
-          const _errs2 = errors;
-          let valid1 = false;
-          const _errs3 = errors;
-          if(!(validate32(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-            vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs3 === errors;
-          valid1 = valid1 || _valid0;
-          if(!valid1){
-            const _errs4 = errors;
-            if(!(validate35(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs5 = errors;
-              if(!(validate24(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
-            }
-          }
-          if(!valid1){
-            const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-            validate116.errors = vErrors;
-            return false;
-          }
-          else {
-            errors = _errs2;
-            if(vErrors !== null){
-              if(_errs2){
-                vErrors.length = _errs2;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
               }
               else {
-                vErrors = null;
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate32(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate34(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "audio"){
+                    if(!(validate24(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                      vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
               }
+            }
+            else {
+              validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
             }
           }
           var valid0 = _errs1 === errors;
@@ -3989,12 +3917,12 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.role !== undefined){
-            const _errs6 = errors;
+            const _errs7 = errors;
             if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
               vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
               errors = vErrors.length;
             }
-            var valid0 = _errs6 === errors;
+            var valid0 = _errs7 === errors;
           }
           else {
             var valid0 = true;
@@ -4413,7 +4341,7 @@ export const validateElicitRequest = validate127;
 const schema57 = {"$id":"ElicitRequest","properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema58 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"},{"$ref":"EnumSchema"}]};
+const schema58 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"}]},{"$ref":"EnumSchema"}]};
 
 // prettier-ignore
 const schema59 = {"$id":"StringSchema","properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
@@ -4534,7 +4462,7 @@ function validate129(data, {instancePath="", parentData, parentDataProperty, roo
 const schema60 = {"$id":"NumberSchema","properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
 
 // prettier-ignore
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="NumberSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4542,14 +4470,14 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.type === undefined) && (missing0 = "type")){
-        validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate131.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate130.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4561,7 +4489,7 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.maximum !== undefined){
             const _errs3 = errors;
             if(!(typeof data.maximum == "number")){
-              validate131.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
+              validate130.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4573,7 +4501,7 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.minimum !== undefined){
               const _errs5 = errors;
               if(!(typeof data.minimum == "number")){
-                validate131.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
+                validate130.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -4585,7 +4513,7 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs7 = errors;
                 if(typeof data.title !== "string"){
-                  validate131.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate130.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -4598,11 +4526,11 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate131.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate130.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if(!((data4 === "integer") || (data4 === "number"))){
-                    validate131.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum}}];
+                    validate130.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -4617,11 +4545,11 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate131.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 }
 
@@ -4629,7 +4557,7 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
 const schema61 = {"$id":"EnumSchema","properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 // prettier-ignore
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4637,14 +4565,14 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate134.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate135.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4663,7 +4591,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                 for(let i0=0; i0<len0; i0++){
                   const _errs5 = errors;
                   if(typeof data1[i0] !== "string"){
-                    validate134.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                    validate135.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -4673,7 +4601,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate134.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                validate135.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -4693,7 +4621,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                   for(let i1=0; i1<len1; i1++){
                     const _errs9 = errors;
                     if(typeof data3[i1] !== "string"){
-                      validate134.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
+                      validate135.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid2 = _errs9 === errors;
@@ -4703,7 +4631,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate134.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
+                  validate135.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -4716,7 +4644,7 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs11 = errors;
                 if(typeof data.title !== "string"){
-                  validate134.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate135.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -4729,11 +4657,11 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
                   let data6 = data.type;
                   const _errs13 = errors;
                   if(typeof data6 !== "string"){
-                    validate134.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate135.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("string" !== data6){
-                    validate134.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    validate135.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -4748,11 +4676,11 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate134.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
@@ -4764,46 +4692,98 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate129(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-    errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            if(!(validate129(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "integer"){
+            if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "number"){
+            if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "boolean"){
+            if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+    const _errs8 = errors;
+    if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs8 === errors;
     valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
     validate128.errors = vErrors;
@@ -5005,16 +4985,16 @@ function validate127(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateElicitResult = validate112;
 
 // prettier-ignore
-export const validateEmbeddedResource = validate42;
+export const validateEmbeddedResource = validate38;
 
 // prettier-ignore
-export const validateEmptyResult = validate137;
+export const validateEmptyResult = validate138;
 
 // prettier-ignore
 const schema62 = {"$id":"EmptyResult","$ref":"Result"};
 
 // prettier-ignore
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmptyResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5022,18 +5002,18 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
     vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
     errors = vErrors.length;
   }
-  validate137.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEnumSchema = validate134;
+export const validateEnumSchema = validate135;
 
 // prettier-ignore
-export const validateGetPromptRequest = validate84;
+export const validateGetPromptRequest = validate76;
 
 // prettier-ignore
-export const validateGetPromptResult = validate139;
+export const validateGetPromptResult = validate140;
 
 // prettier-ignore
 const schema63 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
@@ -5042,7 +5022,7 @@ const schema63 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProp
 const schema64 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptMessage" */;
   let vErrors = null;
   let errors = 0;
@@ -5050,7 +5030,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5081,16 +5061,16 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate140.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5098,7 +5078,7 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.messages === undefined) && (missing0 = "messages")){
-        validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5109,7 +5089,7 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate139.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate140.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5122,7 +5102,7 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs4 = errors;
             if(typeof data.description !== "string"){
-              validate139.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate140.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5140,8 +5120,8 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate140(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+                    if(!(validate141(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5151,7 +5131,7 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate139.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  validate140.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5165,16 +5145,16 @@ function validate139(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate139.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateImageContent = validate35;
+export const validateImageContent = validate34;
 
 // prettier-ignore
 export const validateImplementation = validate66;
@@ -5183,7 +5163,7 @@ export const validateImplementation = validate66;
 export const validateInitializeRequest = validate64;
 
 // prettier-ignore
-export const validateInitializeResult = validate144;
+export const validateInitializeResult = validate145;
 
 // prettier-ignore
 const schema65 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
@@ -5192,7 +5172,7 @@ const schema65 = {"$id":"InitializeResult","properties":{"_meta":{"additionalPro
 const schema66 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -5205,7 +5185,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate145.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+            validate146.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -5227,7 +5207,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                   }
                   else {
-                    validate145.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                    validate146.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -5238,7 +5218,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate145.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              validate146.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5255,7 +5235,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
               }
               else {
-                validate145.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                validate146.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -5272,13 +5252,13 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                   if(data4.listChanged !== undefined){
                     if(typeof data4.listChanged !== "boolean"){
-                      validate145.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                      validate146.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
                   }
                 }
                 else {
-                  validate145.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                  validate146.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -5296,7 +5276,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data6.listChanged !== undefined){
                       const _errs19 = errors;
                       if(typeof data6.listChanged !== "boolean"){
-                        validate145.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        validate146.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
                       var valid3 = _errs19 === errors;
@@ -5308,7 +5288,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data6.subscribe !== undefined){
                         const _errs21 = errors;
                         if(typeof data6.subscribe !== "boolean"){
-                          validate145.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                          validate146.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
                         var valid3 = _errs21 === errors;
@@ -5319,7 +5299,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate145.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                    validate146.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -5336,13 +5316,13 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
                       if(data9.listChanged !== undefined){
                         if(typeof data9.listChanged !== "boolean"){
-                          validate145.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                          validate146.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate145.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                      validate146.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -5358,16 +5338,16 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate145.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="InitializeResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5375,7 +5355,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5386,7 +5366,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate144.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate145.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5398,8 +5378,8 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.capabilities !== undefined){
             const _errs4 = errors;
-            if(!(validate145(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-              vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+            if(!(validate146(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
+              vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -5411,7 +5391,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.instructions !== undefined){
               const _errs5 = errors;
               if(typeof data.instructions !== "string"){
-                validate144.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                validate145.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -5423,7 +5403,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.protocolVersion !== undefined){
                 const _errs7 = errors;
                 if(typeof data.protocolVersion !== "string"){
-                  validate144.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                  validate145.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -5450,25 +5430,25 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate144.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateInitializedNotification = validate55;
+export const validateInitializedNotification = validate54;
 
 // prettier-ignore
-export const validateJSONRPCError = validate148;
+export const validateJSONRPCError = validate149;
 
 // prettier-ignore
 const schema67 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCError" */;
   let vErrors = null;
   let errors = 0;
@@ -5476,7 +5456,7 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5487,7 +5467,7 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
               let missing1;
               if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate148.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+                validate149.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
                 return false;
               }
               else {
@@ -5495,7 +5475,7 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
                   let data1 = data0.code;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate148.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    validate149.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid1 = _errs3 === errors;
@@ -5507,7 +5487,7 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data0.message !== undefined){
                     const _errs5 = errors;
                     if(typeof data0.message !== "string"){
-                      validate148.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      validate149.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -5519,7 +5499,7 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate148.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+              validate149.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5545,11 +5525,11 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
               let data4 = data.jsonrpc;
               const _errs8 = errors;
               if(typeof data4 !== "string"){
-                validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data4){
-                validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs8 === errors;
@@ -5562,16 +5542,16 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate148.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCMessage = validate150;
+export const validateJSONRPCMessage = validate151;
 
 // prettier-ignore
 const schema68 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
@@ -5580,7 +5560,7 @@ const schema68 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$r
 const schema69 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -5588,7 +5568,7 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate152.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5608,11 +5588,11 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate151.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate152.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate151.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate152.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -5624,7 +5604,7 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs4 = errors;
               if(typeof data.method !== "string"){
-                validate151.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate152.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -5644,21 +5624,21 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
                       if(errors === _errs9){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                           if(data4.progressToken !== undefined){
-                            if(!(validate58(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
-                              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                            if(!(validate56(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
+                              vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                               errors = vErrors.length;
                             }
                           }
                         }
                         else {
-                          validate151.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                          validate152.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
                     }
                   }
                   else {
-                    validate151.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate152.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -5673,11 +5653,11 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate151.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
@@ -5685,7 +5665,7 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
 const schema70 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -5693,7 +5673,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5701,11 +5681,11 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate155.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate155.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5717,7 +5697,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.method !== undefined){
             const _errs3 = errors;
             if(typeof data.method !== "string"){
-              validate155.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -5738,14 +5718,14 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                       }
                       else {
-                        validate155.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        validate156.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
                   }
                 }
                 else {
-                  validate155.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -5759,11 +5739,11 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate155.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
@@ -5771,7 +5751,7 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
 const schema71 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -5779,7 +5759,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5799,11 +5779,11 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -5828,48 +5808,48 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate157.errors = vErrors;
+  validate158.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCMessage" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+  if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+    if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
       const _errs3 = errors;
-      if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+      if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
         const _errs4 = errors;
-        if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+        if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -5886,7 +5866,7 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate150.errors = vErrors;
+    validate151.errors = vErrors;
     return false;
   }
   else {
@@ -5900,24 +5880,24 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate150.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCNotification = validate155;
+export const validateJSONRPCNotification = validate156;
 
 // prettier-ignore
-export const validateJSONRPCRequest = validate151;
+export const validateJSONRPCRequest = validate152;
 
 // prettier-ignore
-export const validateJSONRPCResponse = validate157;
+export const validateJSONRPCResponse = validate158;
 
 // prettier-ignore
-export const validateListPromptsRequest = validate82;
+export const validateListPromptsRequest = validate75;
 
 // prettier-ignore
-export const validateListPromptsResult = validate162;
+export const validateListPromptsResult = validate163;
 
 // prettier-ignore
 const schema72 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
@@ -5929,7 +5909,7 @@ const schema73 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":{
 const schema74 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptArgument" */;
   let vErrors = null;
   let errors = 0;
@@ -5937,14 +5917,14 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate164.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate165.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5956,7 +5936,7 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.name !== undefined){
             const _errs3 = errors;
             if(typeof data.name !== "string"){
-              validate164.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              validate165.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -5968,7 +5948,7 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.required !== undefined){
               const _errs5 = errors;
               if(typeof data.required !== "boolean"){
-                validate164.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                validate165.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -5980,13 +5960,123 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs7 = errors;
                 if(typeof data.title !== "string"){
-                  validate164.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate165.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
               }
               else {
                 var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate165.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="Prompt" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.name === undefined) && (missing0 = "name")){
+        validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate164.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.arguments !== undefined){
+            let data1 = data.arguments;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  const _errs6 = errors;
+                  if(!(validate165(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+                    errors = vErrors.length;
+                  }
+                  var valid1 = _errs6 === errors;
+                  if(!valid1){
+                    break;
+                  }
+                }
+              }
+              else {
+                validate164.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs7 = errors;
+              if(typeof data.description !== "string"){
+                validate164.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.name !== undefined){
+                const _errs9 = errors;
+                if(typeof data.name !== "string"){
+                  validate164.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs9 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.title !== undefined){
+                  const _errs11 = errors;
+                  if(typeof data.title !== "string"){
+                    validate164.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs11 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
               }
             }
           }
@@ -6004,13 +6094,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
 
 // prettier-ignore
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Prompt" */;
+  /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
+      if((data.prompts === undefined) && (missing0 = "prompts")){
         validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -6032,120 +6122,10 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs6 = errors;
-                  if(!(validate164(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate163.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs7 = errors;
-              if(typeof data.description !== "string"){
-                validate163.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.name !== undefined){
-                const _errs9 = errors;
-                if(typeof data.name !== "string"){
-                  validate163.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.title !== undefined){
-                  const _errs11 = errors;
-                  if(typeof data.title !== "string"){
-                    validate163.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs11 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate163.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate162.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate162.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate162.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate163.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6163,8 +6143,8 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate163(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+                    if(!(validate164(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6174,7 +6154,7 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate162.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                  validate163.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6188,19 +6168,19 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate162.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate74;
+export const validateListResourceTemplatesRequest = validate71;
 
 // prettier-ignore
-export const validateListResourceTemplatesResult = validate167;
+export const validateListResourceTemplatesResult = validate168;
 
 // prettier-ignore
 const schema75 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
@@ -6209,7 +6189,7 @@ const schema75 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"ad
 const schema76 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
 // prettier-ignore
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceTemplate" */;
   let vErrors = null;
   let errors = 0;
@@ -6217,6 +6197,124 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate169.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.annotations !== undefined){
+            const _errs4 = errors;
+            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
+              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs5 = errors;
+              if(typeof data.description !== "string"){
+                validate169.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.mimeType !== undefined){
+                const _errs7 = errors;
+                if(typeof data.mimeType !== "string"){
+                  validate169.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.name !== undefined){
+                  const _errs9 = errors;
+                  if(typeof data.name !== "string"){
+                    validate169.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.title !== undefined){
+                    const _errs11 = errors;
+                    if(typeof data.title !== "string"){
+                      validate169.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs11 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.uriTemplate !== undefined){
+                      const _errs13 = errors;
+                      if(typeof data.uriTemplate !== "string"){
+                        validate169.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid0 = _errs13 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate169.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourceTemplatesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
         validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -6238,128 +6336,10 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs5 = errors;
-              if(typeof data.description !== "string"){
-                validate168.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.mimeType !== undefined){
-                const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
-                  validate168.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.name !== undefined){
-                  const _errs9 = errors;
-                  if(typeof data.name !== "string"){
-                    validate168.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.title !== undefined){
-                    const _errs11 = errors;
-                    if(typeof data.title !== "string"){
-                      validate168.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.uriTemplate !== undefined){
-                      const _errs13 = errors;
-                      if(typeof data.uriTemplate !== "string"){
-                        validate168.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate168.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate167.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate167.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate168.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6377,8 +6357,8 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate168(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+                    if(!(validate169(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6388,7 +6368,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate167.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                  validate168.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6402,19 +6382,19 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate167.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourcesRequest = validate72;
+export const validateListResourcesRequest = validate70;
 
 // prettier-ignore
-export const validateListResourcesResult = validate171;
+export const validateListResourcesResult = validate172;
 
 // prettier-ignore
 const schema77 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
@@ -6423,7 +6403,7 @@ const schema77 = {"$id":"ListResourcesResult","properties":{"_meta":{"additional
 const schema78 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
 // prettier-ignore
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Resource" */;
   let vErrors = null;
   let errors = 0;
@@ -6431,6 +6411,138 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate173.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.annotations !== undefined){
+            const _errs4 = errors;
+            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
+              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs5 = errors;
+              if(typeof data.description !== "string"){
+                validate173.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.mimeType !== undefined){
+                const _errs7 = errors;
+                if(typeof data.mimeType !== "string"){
+                  validate173.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.name !== undefined){
+                  const _errs9 = errors;
+                  if(typeof data.name !== "string"){
+                    validate173.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.size !== undefined){
+                    let data5 = data.size;
+                    const _errs11 = errors;
+                    if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+                      validate173.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                      return false;
+                    }
+                    var valid0 = _errs11 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.title !== undefined){
+                      const _errs13 = errors;
+                      if(typeof data.title !== "string"){
+                        validate173.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid0 = _errs13 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                    if(valid0){
+                      if(data.uri !== undefined){
+                        const _errs15 = errors;
+                        if(typeof data.uri !== "string"){
+                          validate173.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid0 = _errs15 === errors;
+                      }
+                      else {
+                        var valid0 = true;
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate173.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourcesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resources === undefined) && (missing0 = "resources")){
         validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -6452,142 +6564,10 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs5 = errors;
-              if(typeof data.description !== "string"){
-                validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.mimeType !== undefined){
-                const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
-                  validate172.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.name !== undefined){
-                  const _errs9 = errors;
-                  if(typeof data.name !== "string"){
-                    validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.size !== undefined){
-                    let data5 = data.size;
-                    const _errs11 = errors;
-                    if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.title !== undefined){
-                      const _errs13 = errors;
-                      if(typeof data.title !== "string"){
-                        validate172.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                    if(valid0){
-                      if(data.uri !== undefined){
-                        const _errs15 = errors;
-                        if(typeof data.uri !== "string"){
-                          validate172.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid0 = _errs15 === errors;
-                      }
-                      else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate172.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate171.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate171.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate172.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6605,8 +6585,8 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate172(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+                    if(!(validate173(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6616,7 +6596,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate171.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                  validate172.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6630,22 +6610,22 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate171.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsRequest = validate175;
+export const validateListRootsRequest = validate176;
 
 // prettier-ignore
 const schema79 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListRootsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6653,7 +6633,7 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6661,11 +6641,11 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate175.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("roots/list" !== data0){
-            validate175.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6685,21 +6665,21 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate58(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                           errors = vErrors.length;
                         }
                       }
                     }
                     else {
-                      validate175.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate176.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate175.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6712,11 +6692,11 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate175.errors = vErrors;
+  validate176.errors = vErrors;
   return errors === 0;
 }
 
@@ -6724,10 +6704,10 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateListRootsResult = validate108;
 
 // prettier-ignore
-export const validateListToolsRequest = validate86;
+export const validateListToolsRequest = validate77;
 
 // prettier-ignore
-export const validateListToolsResult = validate177;
+export const validateListToolsResult = validate178;
 
 // prettier-ignore
 const schema80 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
@@ -6739,7 +6719,7 @@ const schema81 = {"$id":"Tool","properties":{"_meta":{"additionalProperties":{},
 const schema82 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
 
 // prettier-ignore
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolAnnotations" */;
   let vErrors = null;
   let errors = 0;
@@ -6748,7 +6728,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
       if(data.destructiveHint !== undefined){
         const _errs1 = errors;
         if(typeof data.destructiveHint !== "boolean"){
-          validate179.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+          validate180.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -6760,7 +6740,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.idempotentHint !== undefined){
           const _errs3 = errors;
           if(typeof data.idempotentHint !== "boolean"){
-            validate179.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+            validate180.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -6772,7 +6752,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.openWorldHint !== undefined){
             const _errs5 = errors;
             if(typeof data.openWorldHint !== "boolean"){
-              validate179.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+              validate180.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -6784,7 +6764,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.readOnlyHint !== undefined){
               const _errs7 = errors;
               if(typeof data.readOnlyHint !== "boolean"){
-                validate179.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+                validate180.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -6796,13 +6776,317 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs9 = errors;
                 if(typeof data.title !== "string"){
-                  validate179.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate180.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
               }
               else {
                 var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate180.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="Tool" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+        validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate179.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.annotations !== undefined){
+            const _errs4 = errors;
+            if(!(validate180(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
+              vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs5 = errors;
+              if(typeof data.description !== "string"){
+                validate179.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.inputSchema !== undefined){
+                let data3 = data.inputSchema;
+                const _errs7 = errors;
+                if(errors === _errs7){
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    let missing1;
+                    if((data3.type === undefined) && (missing1 = "type")){
+                      validate179.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+                      return false;
+                    }
+                    else {
+                      if(data3.properties !== undefined){
+                        let data4 = data3.properties;
+                        const _errs9 = errors;
+                        if(errors === _errs9){
+                          if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                            for(const key0 in data4){
+                              let data5 = data4[key0];
+                              const _errs12 = errors;
+                              if(errors === _errs12){
+                                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                }
+                                else {
+                                  validate179.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid2 = _errs12 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate179.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data3.required !== undefined){
+                          let data6 = data3.required;
+                          const _errs15 = errors;
+                          if(errors === _errs15){
+                            if(Array.isArray(data6)){
+                              var valid3 = true;
+                              const len0 = data6.length;
+                              for(let i0=0; i0<len0; i0++){
+                                const _errs17 = errors;
+                                if(typeof data6[i0] !== "string"){
+                                  validate179.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid3 = _errs17 === errors;
+                                if(!valid3){
+                                  break;
+                                }
+                              }
+                            }
+                            else {
+                              validate179.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                              return false;
+                            }
+                          }
+                          var valid1 = _errs15 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                        if(valid1){
+                          if(data3.type !== undefined){
+                            let data8 = data3.type;
+                            const _errs19 = errors;
+                            if(typeof data8 !== "string"){
+                              validate179.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            if("object" !== data8){
+                              validate179.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                              return false;
+                            }
+                            var valid1 = _errs19 === errors;
+                          }
+                          else {
+                            var valid1 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate179.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.name !== undefined){
+                  const _errs21 = errors;
+                  if(typeof data.name !== "string"){
+                    validate179.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs21 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.outputSchema !== undefined){
+                    let data10 = data.outputSchema;
+                    const _errs23 = errors;
+                    if(errors === _errs23){
+                      if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                        let missing2;
+                        if((data10.type === undefined) && (missing2 = "type")){
+                          validate179.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+                          return false;
+                        }
+                        else {
+                          if(data10.properties !== undefined){
+                            let data11 = data10.properties;
+                            const _errs25 = errors;
+                            if(errors === _errs25){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                                for(const key1 in data11){
+                                  let data12 = data11[key1];
+                                  const _errs28 = errors;
+                                  if(errors === _errs28){
+                                    if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+                                    }
+                                    else {
+                                      validate179.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                      return false;
+                                    }
+                                  }
+                                  var valid5 = _errs28 === errors;
+                                  if(!valid5){
+                                    break;
+                                  }
+                                }
+                              }
+                              else {
+                                validate179.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid4 = _errs25 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data10.required !== undefined){
+                              let data13 = data10.required;
+                              const _errs31 = errors;
+                              if(errors === _errs31){
+                                if(Array.isArray(data13)){
+                                  var valid6 = true;
+                                  const len1 = data13.length;
+                                  for(let i1=0; i1<len1; i1++){
+                                    const _errs33 = errors;
+                                    if(typeof data13[i1] !== "string"){
+                                      validate179.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid6 = _errs33 === errors;
+                                    if(!valid6){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                                  return false;
+                                }
+                              }
+                              var valid4 = _errs31 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                            if(valid4){
+                              if(data10.type !== undefined){
+                                let data15 = data10.type;
+                                const _errs35 = errors;
+                                if(typeof data15 !== "string"){
+                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                if("object" !== data15){
+                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                                  return false;
+                                }
+                                var valid4 = _errs35 === errors;
+                              }
+                              else {
+                                var valid4 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate179.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs23 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.title !== undefined){
+                      const _errs37 = errors;
+                      if(typeof data.title !== "string"){
+                        validate179.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid0 = _errs37 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                  }
+                }
               }
             }
           }
@@ -6820,13 +7104,13 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
 
 // prettier-ignore
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Tool" */;
+  /*# sourceURL="ListToolsResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+      if((data.tools === undefined) && (missing0 = "tools")){
         validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -6848,314 +7132,10 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            const _errs4 = errors;
-            if(!(validate179(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs5 = errors;
-              if(typeof data.description !== "string"){
-                validate178.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.inputSchema !== undefined){
-                let data3 = data.inputSchema;
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    let missing1;
-                    if((data3.type === undefined) && (missing1 = "type")){
-                      validate178.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      if(data3.properties !== undefined){
-                        let data4 = data3.properties;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                            for(const key0 in data4){
-                              let data5 = data4[key0];
-                              const _errs12 = errors;
-                              if(errors === _errs12){
-                                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                }
-                                else {
-                                  validate178.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate178.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data3.required !== undefined){
-                          let data6 = data3.required;
-                          const _errs15 = errors;
-                          if(errors === _errs15){
-                            if(Array.isArray(data6)){
-                              var valid3 = true;
-                              const len0 = data6.length;
-                              for(let i0=0; i0<len0; i0++){
-                                const _errs17 = errors;
-                                if(typeof data6[i0] !== "string"){
-                                  validate178.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid3 = _errs17 === errors;
-                                if(!valid3){
-                                  break;
-                                }
-                              }
-                            }
-                            else {
-                              validate178.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs15 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          if(data3.type !== undefined){
-                            let data8 = data3.type;
-                            const _errs19 = errors;
-                            if(typeof data8 !== "string"){
-                              validate178.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            if("object" !== data8){
-                              validate178.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                              return false;
-                            }
-                            var valid1 = _errs19 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate178.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.name !== undefined){
-                  const _errs21 = errors;
-                  if(typeof data.name !== "string"){
-                    validate178.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs21 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.outputSchema !== undefined){
-                    let data10 = data.outputSchema;
-                    const _errs23 = errors;
-                    if(errors === _errs23){
-                      if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                        let missing2;
-                        if((data10.type === undefined) && (missing2 = "type")){
-                          validate178.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          if(data10.properties !== undefined){
-                            let data11 = data10.properties;
-                            const _errs25 = errors;
-                            if(errors === _errs25){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                for(const key1 in data11){
-                                  let data12 = data11[key1];
-                                  const _errs28 = errors;
-                                  if(errors === _errs28){
-                                    if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-                                    }
-                                    else {
-                                      validate178.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                      return false;
-                                    }
-                                  }
-                                  var valid5 = _errs28 === errors;
-                                  if(!valid5){
-                                    break;
-                                  }
-                                }
-                              }
-                              else {
-                                validate178.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid4 = _errs25 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            if(data10.required !== undefined){
-                              let data13 = data10.required;
-                              const _errs31 = errors;
-                              if(errors === _errs31){
-                                if(Array.isArray(data13)){
-                                  var valid6 = true;
-                                  const len1 = data13.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs33 = errors;
-                                    if(typeof data13[i1] !== "string"){
-                                      validate178.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid6 = _errs33 === errors;
-                                    if(!valid6){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate178.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid4 = _errs31 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                            if(valid4){
-                              if(data10.type !== undefined){
-                                let data15 = data10.type;
-                                const _errs35 = errors;
-                                if(typeof data15 !== "string"){
-                                  validate178.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                if("object" !== data15){
-                                  validate178.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                                  return false;
-                                }
-                                var valid4 = _errs35 === errors;
-                              }
-                              else {
-                                var valid4 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate178.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs23 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.title !== undefined){
-                      const _errs37 = errors;
-                      if(typeof data.title !== "string"){
-                        validate178.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs37 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate178.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.tools === undefined) && (missing0 = "tools")){
-        validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate177.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate177.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate178.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -7173,8 +7153,8 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate178(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+                    if(!(validate179(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -7184,7 +7164,7 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate177.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                  validate178.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -7198,25 +7178,25 @@ function validate177(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate177.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate90;
+export const validateLoggingLevel = validate79;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate182;
+export const validateLoggingMessageNotification = validate183;
 
 // prettier-ignore
 const schema83 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="LoggingMessageNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7224,7 +7204,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate183.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7232,11 +7212,11 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/message" !== data0){
-            validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+            validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7252,14 +7232,14 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate182.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate183.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.level !== undefined){
                     const _errs5 = errors;
-                    if(!(validate90(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+                    if(!(validate79(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
+                      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
@@ -7271,7 +7251,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data1.logger !== undefined){
                       const _errs6 = errors;
                       if(typeof data1.logger !== "string"){
-                        validate182.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                        validate183.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid1 = _errs6 === errors;
@@ -7283,7 +7263,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate182.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate183.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7296,11 +7276,11 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate182.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
 
@@ -7311,88 +7291,14 @@ export const validateModelHint = validate123;
 export const validateModelPreferences = validate122;
 
 // prettier-ignore
-export const validateNotification = validate184;
+export const validateNotification = validate185;
 
 // prettier-ignore
 const schema84 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Notification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate184.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          const _errs1 = errors;
-          if(typeof data.method !== "string"){
-            validate184.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate184.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate184.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate184.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateNumberSchema = validate131;
-
-// prettier-ignore
-export const validatePaginatedRequest = validate185;
-
-// prettier-ignore
-const schema85 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PaginatedRequest" */;
+  /*# sourceURL="Notification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -7420,10 +7326,16 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate185.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate185.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -7450,45 +7362,61 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validatePaginatedResult = validate186;
+export const validateNumberSchema = validate130;
 
 // prettier-ignore
-const schema86 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
+export const validatePaginatedRequest = validate186;
+
+// prettier-ignore
+const schema85 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PaginatedResult" */;
+  /*# sourceURL="PaginatedRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate186.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.nextCursor !== undefined){
-          const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
-            validate186.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+        if(data.method !== undefined){
+          const _errs1 = errors;
+          if(typeof data.method !== "string"){
+            validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          var valid0 = _errs4 === errors;
+          var valid0 = _errs1 === errors;
         }
         else {
           var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate186.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate186.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
         }
       }
     }
@@ -7502,31 +7430,83 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validatePingRequest = validate69;
+export const validatePaginatedResult = validate187;
+
+// prettier-ignore
+const schema86 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="PaginatedResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate187.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.nextCursor !== undefined){
+          const _errs4 = errors;
+          if(typeof data.nextCursor !== "string"){
+            validate187.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs4 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+      }
+    }
+    else {
+      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate187.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePingRequest = validate68;
 
 // prettier-ignore
 export const validatePrimitiveSchemaDefinition = validate128;
 
 // prettier-ignore
-export const validateProgressNotification = validate57;
+export const validateProgressNotification = validate55;
 
 // prettier-ignore
-export const validateProgressToken = validate58;
+export const validateProgressToken = validate56;
 
 // prettier-ignore
-export const validatePrompt = validate163;
+export const validatePrompt = validate164;
 
 // prettier-ignore
-export const validatePromptArgument = validate164;
+export const validatePromptArgument = validate165;
 
 // prettier-ignore
-export const validatePromptListChangedNotification = validate187;
+export const validatePromptListChangedNotification = validate188;
 
 // prettier-ignore
 const schema87 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7534,7 +7514,7 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7542,11 +7522,11 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/prompts/list_changed" !== data0){
-            validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7567,14 +7547,14 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate187.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate188.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate187.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate188.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7587,31 +7567,31 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate187.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePromptMessage = validate140;
+export const validatePromptMessage = validate141;
 
 // prettier-ignore
-export const validatePromptReference = validate94;
+export const validatePromptReference = validate82;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate76;
+export const validateReadResourceRequest = validate72;
 
 // prettier-ignore
-export const validateReadResourceResult = validate188;
+export const validateReadResourceResult = validate189;
 
 // prettier-ignore
 const schema88 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
 
 // prettier-ignore
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ReadResourceResult" */;
   let vErrors = null;
   let errors = 0;
@@ -7619,7 +7599,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.contents === undefined) && (missing0 = "contents")){
-        validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7630,7 +7610,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate188.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate189.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -7653,8 +7633,8 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if(!(validate44(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+                  if(!(validate40(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs8 === errors;
@@ -7677,7 +7657,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
                       vErrors.push(err0);
                     }
                     errors++;
-                    validate188.errors = vErrors;
+                    validate189.errors = vErrors;
                     return false;
                   }
                   else {
@@ -7698,7 +7678,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate188.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+                validate189.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -7711,22 +7691,22 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate188.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequest = validate191;
+export const validateRequest = validate192;
 
 // prettier-ignore
 const schema89 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Request" */;
   let vErrors = null;
   let errors = 0;
@@ -7734,14 +7714,14 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate192.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7761,21 +7741,21 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate58(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
+                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                           errors = vErrors.length;
                         }
                       }
                     }
                     else {
-                      validate191.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate192.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate191.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate192.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7788,11 +7768,11 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate191.errors = vErrors;
+  validate192.errors = vErrors;
   return errors === 0;
 }
 
@@ -7800,16 +7780,16 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateRequestId = validate50;
 
 // prettier-ignore
-export const validateResource = validate172;
+export const validateResource = validate173;
 
 // prettier-ignore
-export const validateResourceContents = validate193;
+export const validateResourceContents = validate194;
 
 // prettier-ignore
 const schema90 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -7817,7 +7797,7 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7828,7 +7808,7 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate193.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate194.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -7841,7 +7821,7 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.mimeType !== undefined){
             const _errs4 = errors;
             if(typeof data.mimeType !== "string"){
-              validate193.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate194.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -7853,7 +7833,7 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.uri !== undefined){
               const _errs6 = errors;
               if(typeof data.uri !== "string"){
-                validate193.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate194.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -7866,25 +7846,25 @@ function validate193(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate193.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceLink = validate39;
+export const validateResourceLink = validate36;
 
 // prettier-ignore
-export const validateResourceListChangedNotification = validate194;
+export const validateResourceListChangedNotification = validate195;
 
 // prettier-ignore
 const schema91 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7892,7 +7872,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7900,11 +7880,11 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate194.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/resources/list_changed" !== data0){
-            validate194.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7925,90 +7905,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate194.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate194.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate194.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateResourceTemplate = validate168;
-
-// prettier-ignore
-export const validateResourceTemplateReference = validate96;
-
-// prettier-ignore
-export const validateResourceUpdatedNotification = validate195;
-
-// prettier-ignore
-const schema92 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/updated" !== data0){
-            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate195.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate195.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      validate195.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -8037,6 +7934,89 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
+export const validateResourceTemplate = validate169;
+
+// prettier-ignore
+export const validateResourceTemplateReference = validate83;
+
+// prettier-ignore
+export const validateResourceUpdatedNotification = validate196;
+
+// prettier-ignore
+const schema92 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ResourceUpdatedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/resources/updated" !== data0){
+            validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate196.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate196.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate196.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate196.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
 export const validateResult = validate100;
 
 // prettier-ignore
@@ -8046,25 +8026,25 @@ export const validateRole = validate22;
 export const validateRoot = validate109;
 
 // prettier-ignore
-export const validateRootsListChangedNotification = validate61;
+export const validateRootsListChangedNotification = validate58;
 
 // prettier-ignore
 export const validateSamplingMessage = validate116;
 
 // prettier-ignore
-export const validateServerCapabilities = validate145;
+export const validateServerCapabilities = validate146;
 
 // prettier-ignore
-export const validateServerNotification = validate196;
+export const validateServerNotification = validate197;
 
 // prettier-ignore
-const schema93 = {"$id":"ServerNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+const schema93 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
 
 // prettier-ignore
 const schema94 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -8072,7 +8052,7 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8080,11 +8060,11 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate202.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate198.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/tools/list_changed" !== data0){
-            validate202.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+            validate198.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8105,14 +8085,14 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate202.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate198.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate202.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate198.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -8125,191 +8105,164 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate202.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate202.errors = vErrors;
+  validate198.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate196.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/list_changed"){
+            if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/updated"){
+            if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/prompts/list_changed"){
+            if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tools/list_changed"){
+            if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/message"){
+            if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate197.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate197.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate196.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerRequest = validate205;
+export const validateServerRequest = validate206;
 
 // prettier-ignore
-const schema95 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
+const schema95 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
 
 // prettier-ignore
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate205.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "ping"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "sampling/createMessage"){
+            if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "roots/list"){
+            if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "elicitation/create"){
+            if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate206.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate206.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate205.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerResult = validate210;
+export const validateServerResult = validate211;
 
 // prettier-ignore
 const schema96 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
 // prettier-ignore
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerResult" */;
   let vErrors = null;
   let errors = 0;
@@ -8324,56 +8277,56 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+    if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
       const _errs3 = errors;
-      if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+      if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
         const _errs4 = errors;
-        if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+        if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
           const _errs5 = errors;
-          if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+          if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+            vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if(!valid0){
             const _errs6 = errors;
-            if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+            if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if(!valid0){
               const _errs7 = errors;
-              if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+              if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if(!valid0){
                 const _errs8 = errors;
-                if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+                if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                  vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -8412,7 +8365,7 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate210.errors = vErrors;
+    validate211.errors = vErrors;
     return false;
   }
   else {
@@ -8426,33 +8379,33 @@ function validate210(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate210.errors = vErrors;
+  validate211.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateSetLevelRequest = validate89;
+export const validateSetLevelRequest = validate78;
 
 // prettier-ignore
 export const validateStringSchema = validate129;
 
 // prettier-ignore
-export const validateSubscribeRequest = validate78;
+export const validateSubscribeRequest = validate73;
 
 // prettier-ignore
 export const validateTextContent = validate32;
 
 // prettier-ignore
-export const validateTextResourceContents = validate44;
+export const validateTextResourceContents = validate40;
 
 // prettier-ignore
-export const validateTool = validate178;
+export const validateTool = validate179;
 
 // prettier-ignore
-export const validateToolAnnotations = validate179;
+export const validateToolAnnotations = validate180;
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate202;
+export const validateToolListChangedNotification = validate198;
 
 // prettier-ignore
-export const validateUnsubscribeRequest = validate80;
+export const validateUnsubscribeRequest = validate74;

@@ -702,7 +702,7 @@ export const validateCallToolResult = validate38;
 const schema17 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
-const schema18 = {"$id":"ContentBlock","anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
+const schema18 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
 
 // prettier-ignore
 const schema19 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
@@ -795,7 +795,7 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 const schema20 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -803,7 +803,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -814,7 +814,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate43.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -839,7 +839,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
             if(data.data !== undefined){
               const _errs5 = errors;
               if(typeof data.data !== "string"){
-                validate43.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+                validate42.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -851,7 +851,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate43.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -864,11 +864,11 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("image" !== data4){
-                    validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                    validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -883,11 +883,11 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate43.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
 
@@ -898,7 +898,7 @@ const schema21 = {"$id":"ResourceLink","properties":{"_meta":{"additionalPropert
 const schema22 = {"$id":"Icon","properties":{"mimeType":{"type":"string"},"sizes":{"items":{"type":"string"},"type":"array"},"src":{"type":"string"},"theme":{"enum":["dark","light"],"type":"string"}},"required":["src"],"type":"object"};
 
 // prettier-ignore
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Icon" */;
   let vErrors = null;
   let errors = 0;
@@ -906,14 +906,14 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.src === undefined) && (missing0 = "src")){
-        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.mimeType !== undefined){
           const _errs1 = errors;
           if(typeof data.mimeType !== "string"){
-            validate49.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            validate46.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -932,7 +932,7 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
                 for(let i0=0; i0<len0; i0++){
                   const _errs5 = errors;
                   if(typeof data1[i0] !== "string"){
-                    validate49.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"}}];
+                    validate46.errors = [{instancePath:instancePath+"/sizes/" + i0,schemaPath:"#/properties/sizes/items/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -942,7 +942,7 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate49.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"}}];
+                validate46.errors = [{instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -955,7 +955,7 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
             if(data.src !== undefined){
               const _errs7 = errors;
               if(typeof data.src !== "string"){
-                validate49.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
+                validate46.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -968,11 +968,11 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
                 let data4 = data.theme;
                 const _errs9 = errors;
                 if(typeof data4 !== "string"){
-                  validate49.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"}}];
+                  validate46.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if(!((data4 === "dark") || (data4 === "light"))){
-                  validate49.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema22.properties.theme.enum}}];
+                  validate46.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema22.properties.theme.enum}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -986,16 +986,16 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate49.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceLink" */;
   let vErrors = null;
   let errors = 0;
@@ -1003,7 +1003,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1014,7 +1014,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate47.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate44.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1039,7 +1039,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate47.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate44.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -1057,8 +1057,8 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                     const len0 = data3.length;
                     for(let i0=0; i0<len0; i0++){
                       const _errs9 = errors;
-                      if(!(validate49(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                      if(!(validate46(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs9 === errors;
@@ -1068,7 +1068,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate47.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    validate44.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -1081,7 +1081,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                 if(data.mimeType !== undefined){
                   const _errs10 = errors;
                   if(typeof data.mimeType !== "string"){
-                    validate47.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    validate44.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -1093,7 +1093,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                   if(data.name !== undefined){
                     const _errs12 = errors;
                     if(typeof data.name !== "string"){
-                      validate47.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      validate44.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -1106,7 +1106,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                       let data7 = data.size;
                       const _errs14 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                        validate47.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                        validate44.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                         return false;
                       }
                       var valid0 = _errs14 === errors;
@@ -1118,7 +1118,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                       if(data.title !== undefined){
                         const _errs16 = errors;
                         if(typeof data.title !== "string"){
-                          validate47.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                          validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid0 = _errs16 === errors;
@@ -1131,11 +1131,11 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                           let data9 = data.type;
                           const _errs18 = errors;
                           if(typeof data9 !== "string"){
-                            validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                            validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           if("resource_link" !== data9){
-                            validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
+                            validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
                             return false;
                           }
                           var valid0 = _errs18 === errors;
@@ -1147,7 +1147,7 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
                           if(data.uri !== undefined){
                             const _errs20 = errors;
                             if(typeof data.uri !== "string"){
-                              validate47.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                              validate44.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid0 = _errs20 === errors;
@@ -1167,11 +1167,11 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate47.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
 
@@ -1182,7 +1182,7 @@ const schema23 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalPro
 const schema24 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TextResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -1190,7 +1190,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1201,7 +1201,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate54.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate50.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1214,7 +1214,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
           if(data.mimeType !== undefined){
             const _errs4 = errors;
             if(typeof data.mimeType !== "string"){
-              validate54.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate50.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -1226,7 +1226,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
             if(data.text !== undefined){
               const _errs6 = errors;
               if(typeof data.text !== "string"){
-                validate54.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+                validate50.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -1238,7 +1238,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
               if(data.uri !== undefined){
                 const _errs8 = errors;
                 if(typeof data.uri !== "string"){
-                  validate54.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  validate50.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -1252,16 +1252,16 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate54.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -1269,7 +1269,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1280,7 +1280,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate52.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate48.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1308,8 +1308,8 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
               const _errs6 = errors;
               let valid1 = false;
               const _errs7 = errors;
-              if(!(validate54(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+              if(!(validate50(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+                vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1332,7 +1332,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err0);
                 }
                 errors++;
-                validate52.errors = vErrors;
+                validate48.errors = vErrors;
                 return false;
               }
               else {
@@ -1356,11 +1356,11 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs9 = errors;
                 if(typeof data3 !== "string"){
-                  validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("resource" !== data3){
-                  validate52.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                  validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -1374,11 +1374,11 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate52.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
 
@@ -1387,72 +1387,60 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ContentBlock" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate39.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "text"){
+            if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "image"){
+            if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "audio"){
+            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource_link"){
+            if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource"){
+            if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate39.errors = vErrors;
@@ -2325,7 +2313,7 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientNotification = validate73;
 
 // prettier-ignore
-const schema33 = {"$id":"ClientNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"TaskStatusNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema33 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"TaskStatusNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
 const schema34 = {"$id":"InitializedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/initialized","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
@@ -2334,7 +2322,7 @@ const schema34 = {"$id":"InitializedNotification","properties":{"jsonrpc":{"cons
 const schema35 = {"$id":"NotificationParams","properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="NotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -2347,79 +2335,8 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate76.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate75.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
-          }
-        }
-      }
-    }
-    else {
-      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/initialized" !== data1){
-              validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate76(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
           }
         }
       }
@@ -2434,13 +2351,84 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="InitializedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate74.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate74.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/initialized" !== data1){
+              validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate75(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
 const schema36 = {"$id":"ProgressNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
 const schema37 = {"$id":"ProgressNotificationParams","properties":{"_meta":{"additionalProperties":{},"type":"object"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"};
 
 // prettier-ignore
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ProgressNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -2448,7 +2436,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
-        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2459,7 +2447,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate80.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -2472,7 +2460,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
           if(data.message !== undefined){
             const _errs4 = errors;
             if(typeof data.message !== "string"){
-              validate80.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate78.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -2484,7 +2472,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
             if(data.progress !== undefined){
               const _errs6 = errors;
               if(!(typeof data.progress == "number")){
-                validate80.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                validate78.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -2508,7 +2496,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
                 if(data.total !== undefined){
                   const _errs9 = errors;
                   if(!(typeof data.total == "number")){
-                    validate80.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
+                    validate78.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -2523,16 +2511,16 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate80.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ProgressNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -2540,7 +2528,7 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2548,11 +2536,11 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate79.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate79.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2565,11 +2553,11 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/progress" !== data1){
-              validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+              validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2580,8 +2568,8 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate80(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+              if(!(validate78(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2594,11 +2582,11 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate79.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
@@ -2609,13 +2597,13 @@ const schema38 = {"$id":"TaskStatusNotification","properties":{"jsonrpc":{"const
 const schema39 = {"$id":"TaskStatusNotificationParams","allOf":[{"$ref":"NotificationParams"},{"$ref":"Task"}]};
 
 // prettier-ignore
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TaskStatusNotificationParams" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
-  if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+  if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
     errors = vErrors.length;
   }
   var valid0 = _errs0 === errors;
@@ -2627,12 +2615,12 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
     }
     var valid0 = _errs1 === errors;
   }
-  validate85.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TaskStatusNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -2640,7 +2628,7 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2648,11 +2636,11 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate81.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate81.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2665,11 +2653,11 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate84.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/tasks/status" !== data1){
-              validate84.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tasks/status"}}];
+              validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tasks/status"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2680,8 +2668,8 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate85(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+              if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2694,11 +2682,11 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
@@ -2706,7 +2694,7 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
 const schema40 = {"$id":"RootsListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -2714,7 +2702,7 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2722,11 +2710,11 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate90.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate90.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2739,11 +2727,11 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate90.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/roots/list_changed" !== data1){
-              validate90.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+              validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2754,8 +2742,8 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate76(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              if(!(validate75(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2768,11 +2756,11 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate90.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
@@ -2781,72 +2769,60 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate73.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/initialized"){
+            if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tasks/status"){
+            if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/roots/list_changed"){
+            if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate73.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate73.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate73.errors = vErrors;
@@ -2857,7 +2833,7 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientRequest = validate93;
 
 // prettier-ignore
-const schema41 = {"$id":"ClientRequest","anyOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"GetTaskRequest"},{"$ref":"GetTaskPayloadRequest"},{"$ref":"CancelTaskRequest"},{"$ref":"ListTasksRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema41 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"GetTaskRequest"},{"$ref":"GetTaskPayloadRequest"},{"$ref":"CancelTaskRequest"},{"$ref":"ListTasksRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
 const schema42 = {"$id":"InitializeRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"initialize","type":"string"},"params":{"$ref":"InitializeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
@@ -2902,8 +2878,8 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs5 = errors;
-                  if(!(validate49(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                  if(!(validate46(data1[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs5 === errors;
@@ -3162,7 +3138,7 @@ const schema45 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"j
 const schema46 = {"$id":"RequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -3181,23 +3157,23 @@ function validate106(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            validate106.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate106.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -3205,7 +3181,7 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3225,11 +3201,11 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate104.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate103.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate104.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate103.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3242,11 +3218,11 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate104.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("ping" !== data2){
-                validate104.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+                validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3257,8 +3233,8 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate106(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+                if(!(validate105(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -3272,11 +3248,11 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate104.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
@@ -3287,7 +3263,7 @@ const schema47 = {"$id":"ListResourcesRequest","properties":{"id":{"$ref":"Reque
 const schema48 = {"$id":"PaginatedRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"cursor":{"type":"string"}},"type":"object"};
 
 // prettier-ignore
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PaginatedRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -3306,7 +3282,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            validate112.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate110.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -3319,7 +3295,7 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.cursor !== undefined){
           const _errs5 = errors;
           if(typeof data.cursor !== "string"){
-            validate112.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+            validate110.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs5 === errors;
@@ -3330,16 +3306,16 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate112.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourcesRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -3347,7 +3323,7 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3367,11 +3343,11 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate110.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate108.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate110.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate108.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3384,11 +3360,11 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("resources/list" !== data2){
-                validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+                validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3399,8 +3375,8 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -3414,11 +3390,11 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate110.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
@@ -3426,7 +3402,7 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
 const schema49 = {"$id":"ListResourceTemplatesRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourceTemplatesRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -3434,6 +3410,155 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+        validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate113.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate113.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate113.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("resources/templates/list" !== data2){
+                validate113.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate113.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema50 = {"$id":"ReadResourceRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+// prettier-ignore
+const schema51 = {"$id":"ReadResourceRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ReadResourceRequestParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.uri === undefined) && (missing0 = "uri")){
+        validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.progressToken !== undefined){
+                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+                  errors = vErrors.length;
+                }
+              }
+            }
+            else {
+              validate118.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs5 = errors;
+            if(typeof data.uri !== "string"){
+              validate118.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate118.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
         validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -3474,8 +3599,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
                 validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("resources/templates/list" !== data2){
-                validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+              if("resources/read" !== data2){
+                validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3486,8 +3611,8 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+                if(!(validate118(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -3510,21 +3635,21 @@ function validate116(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema50 = {"$id":"ReadResourceRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/read","type":"string"},"params":{"$ref":"ReadResourceRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema52 = {"$id":"SubscribeRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-const schema51 = {"$id":"ReadResourceRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+const schema53 = {"$id":"SubscribeRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequestParams" */;
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SubscribeRequestParams" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3541,7 +3666,7 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate123.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -3554,7 +3679,7 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs5 = errors;
             if(typeof data.uri !== "string"){
-              validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate123.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -3566,24 +3691,24 @@ function validate122(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate122.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SubscribeRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3603,11 +3728,11 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate120.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate120.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3620,11 +3745,11 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("resources/read" !== data2){
-                validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+              if("resources/subscribe" !== data2){
+                validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3635,8 +3760,8 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate122(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                if(!(validate123(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -3650,23 +3775,23 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate120.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema52 = {"$id":"SubscribeRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/subscribe","type":"string"},"params":{"$ref":"SubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema54 = {"$id":"UnsubscribeRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-const schema53 = {"$id":"SubscribeRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+const schema55 = {"$id":"UnsubscribeRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequestParams" */;
+  /*# sourceURL="UnsubscribeRequestParams" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -3725,7 +3850,7 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
 
 // prettier-ignore
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
+  /*# sourceURL="UnsubscribeRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -3772,8 +3897,8 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
                 validate126.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("resources/subscribe" !== data2){
-                validate126.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+              if("resources/unsubscribe" !== data2){
+                validate126.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3808,159 +3933,10 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema54 = {"$id":"UnsubscribeRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/unsubscribe","type":"string"},"params":{"$ref":"UnsubscribeRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-// prettier-ignore
-const schema55 = {"$id":"UnsubscribeRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                  errors = vErrors.length;
-                }
-              }
-            }
-            else {
-              validate134.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs5 = errors;
-            if(typeof data.uri !== "string"){
-              validate134.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate134.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate132.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate132.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate132.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate132.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("resources/unsubscribe" !== data2){
-                validate132.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate134(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate132.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 const schema56 = {"$id":"ListPromptsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListPromptsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -3968,7 +3944,7 @@ function validate138(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate138.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3988,11 +3964,11 @@ function validate138(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate138.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate131.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate138.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate131.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -4005,11 +3981,11 @@ function validate138(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate138.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("prompts/list" !== data2){
-                validate138.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+                validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4020,8 +3996,8 @@ function validate138(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -4035,11 +4011,11 @@ function validate138(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate138.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
@@ -4050,7 +4026,7 @@ const schema57 = {"$id":"GetPromptRequest","properties":{"id":{"$ref":"RequestId
 const schema58 = {"$id":"GetPromptRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -4058,7 +4034,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate136.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -4075,7 +4051,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate144.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate136.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -4093,7 +4069,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
                 for(const key0 in data2){
                   const _errs8 = errors;
                   if(typeof data2[key0] !== "string"){
-                    validate144.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                    validate136.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid2 = _errs8 === errors;
@@ -4103,7 +4079,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate144.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                validate136.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -4116,7 +4092,7 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.name !== undefined){
               const _errs10 = errors;
               if(typeof data.name !== "string"){
-                validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                validate136.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs10 === errors;
@@ -4129,17 +4105,191 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate144.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate134.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate134.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate134.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate134.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("prompts/get" !== data2){
+                validate134.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate136(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate134.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema59 = {"$id":"ListToolsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListToolsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+        validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate139.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate139.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate139.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("tools/list" !== data2){
+                validate139.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate139.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema60 = {"$id":"GetTaskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/get","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+// prettier-ignore
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="GetTaskRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -4186,8 +4336,8 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
                 validate142.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("prompts/get" !== data2){
-                validate142.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+              if("tasks/get" !== data2){
+                validate142.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/get"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4197,10 +4347,28 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
             }
             if(valid0){
               if(data.params !== undefined){
+                let data3 = data.params;
                 const _errs6 = errors;
-                if(!(validate144(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-                  errors = vErrors.length;
+                if(errors === _errs6){
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    let missing1;
+                    if((data3.taskId === undefined) && (missing1 = "taskId")){
+                      validate142.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                      return false;
+                    }
+                    else {
+                      if(data3.taskId !== undefined){
+                        if(typeof data3.taskId !== "string"){
+                          validate142.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate142.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
                 }
                 var valid0 = _errs6 === errors;
               }
@@ -4222,105 +4390,18 @@ function validate142(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema59 = {"$id":"ListToolsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+const schema61 = {"$id":"GetTaskPayloadRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/result","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate148.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("tools/list" !== data2){
-                validate148.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate148.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema60 = {"$id":"GetTaskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/get","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-// prettier-ignore
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetTaskRequest" */;
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="GetTaskPayloadRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -4340,11 +4421,11 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate153.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate144.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate153.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate144.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -4357,11 +4438,11 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate144.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("tasks/get" !== data2){
-                validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/get"}}];
+              if("tasks/result" !== data2){
+                validate144.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/result"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4377,20 +4458,20 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                     let missing1;
                     if((data3.taskId === undefined) && (missing1 = "taskId")){
-                      validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                      validate144.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                       return false;
                     }
                     else {
                       if(data3.taskId !== undefined){
                         if(typeof data3.taskId !== "string"){
-                          validate153.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
+                          validate144.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                       }
                     }
                   }
                   else {
-                    validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate144.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -4405,20 +4486,588 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
+  }
+  validate144.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema62 = {"$id":"ListTasksRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListTasksRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+        validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate146.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate146.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("tasks/list" !== data2){
+                validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/list"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate146.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema63 = {"$id":"SetLevelRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+// prettier-ignore
+const schema64 = {"$id":"SetLevelRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"};
+
+// prettier-ignore
+const schema65 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate153.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema65.enum}}];
+    return false;
   }
   validate153.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema61 = {"$id":"GetTaskPayloadRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/result","type":"string"},"params":{"properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SetLevelRequestParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.level === undefined) && (missing0 = "level")){
+        validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.progressToken !== undefined){
+                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+                  errors = vErrors.length;
+                }
+              }
+            }
+            else {
+              validate151.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.level !== undefined){
+            const _errs5 = errors;
+            if(!(validate153(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+              vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="SetLevelRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("logging/setLevel" !== data2){
+                validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate151(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate149.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema66 = {"$id":"CompleteRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+
+// prettier-ignore
+const schema67 = {"$id":"CompleteRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"};
+
+// prettier-ignore
+const schema68 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+
+// prettier-ignore
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="PromptReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate160.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.title !== undefined){
+            const _errs3 = errors;
+            if(typeof data.title !== "string"){
+              validate160.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.type !== undefined){
+              let data2 = data.type;
+              const _errs5 = errors;
+              if(typeof data2 !== "string"){
+                validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("ref/prompt" !== data2){
+                validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate160.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema69 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
+
+// prettier-ignore
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ResourceTemplateReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.type !== undefined){
+          let data0 = data.type;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate161.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("ref/resource" !== data0){
+            validate161.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate161.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate161.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="CompleteRequestParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
+        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.progressToken !== undefined){
+                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
+                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+                  errors = vErrors.length;
+                }
+              }
+            }
+            else {
+              validate158.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.argument !== undefined){
+            let data2 = data.argument;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                let missing1;
+                if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
+                  validate158.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data2.name !== undefined){
+                    const _errs7 = errors;
+                    if(typeof data2.name !== "string"){
+                      validate158.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid2 = _errs7 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                  if(valid2){
+                    if(data2.value !== undefined){
+                      const _errs9 = errors;
+                      if(typeof data2.value !== "string"){
+                        validate158.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid2 = _errs9 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate158.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.context !== undefined){
+              let data5 = data.context;
+              const _errs11 = errors;
+              if(errors === _errs11){
+                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                  if(data5.arguments !== undefined){
+                    let data6 = data5.arguments;
+                    const _errs13 = errors;
+                    if(errors === _errs13){
+                      if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                        for(const key0 in data6){
+                          const _errs16 = errors;
+                          if(typeof data6[key0] !== "string"){
+                            validate158.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid4 = _errs16 === errors;
+                          if(!valid4){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate158.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate158.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs11 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.ref !== undefined){
+                let data8 = data.ref;
+                const _errs18 = errors;
+                if(errors === _errs18){
+                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                    let missing2;
+                    if((data8.type === undefined) && (missing2 = "type")){
+                      validate158.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
+                      return false;
+                    }
+                    else {
+                      const tag0 = data8.type;
+                      if(typeof tag0 == "string"){
+                        if(tag0 === "ref/prompt"){
+                          if(!(validate160(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+                            vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+                            errors = vErrors.length;
+                          }
+                        }
+                        else if(tag0 === "ref/resource"){
+                          if(!(validate161(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+                            vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+                            errors = vErrors.length;
+                          }
+                        }
+                        else {
+                          validate158.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                          return false;
+                        }
+                      }
+                      else {
+                        validate158.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                  }
+                  else {
+                    validate158.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs18 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate158.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetTaskPayloadRequest" */;
+  /*# sourceURL="CompleteRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -4465,8 +5114,8 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                 validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("tasks/result" !== data2){
-                validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/result"}}];
+              if("completion/complete" !== data2){
+                validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4476,28 +5125,10 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
             }
             if(valid0){
               if(data.params !== undefined){
-                let data3 = data.params;
                 const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    let missing1;
-                    if((data3.taskId === undefined) && (missing1 = "taskId")){
-                      validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      if(data3.taskId !== undefined){
-                        if(typeof data3.taskId !== "string"){
-                          validate156.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
+                if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+                  errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
               }
@@ -4519,842 +5150,136 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema62 = {"$id":"ListTasksRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tasks/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListTasksRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate160.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate160.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate160.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("tasks/list" !== data2){
-                validate160.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tasks/list"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate160.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema63 = {"$id":"SetLevelRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"logging/setLevel","type":"string"},"params":{"$ref":"SetLevelRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-// prettier-ignore
-const schema64 = {"$id":"SetLevelRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"};
-
-// prettier-ignore
-const schema65 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate168.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema65.enum}}];
-    return false;
-  }
-  validate168.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.level === undefined) && (missing0 = "level")){
-        validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                  errors = vErrors.length;
-                }
-              }
-            }
-            else {
-              validate166.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.level !== undefined){
-            const _errs5 = errors;
-            if(!(validate168(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-              vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate166.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate164.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate164.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate164.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("logging/setLevel" !== data2){
-                validate164.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate166(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate164.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema66 = {"$id":"CompleteRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-// prettier-ignore
-const schema67 = {"$id":"CompleteRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"};
-
-// prettier-ignore
-const schema68 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate176.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.title !== undefined){
-            const _errs3 = errors;
-            if(typeof data.title !== "string"){
-              validate176.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
-              const _errs5 = errors;
-              if(typeof data2 !== "string"){
-                validate176.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("ref/prompt" !== data2){
-                validate176.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate176.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema69 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceTemplateReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.type !== undefined){
-          let data0 = data.type;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate178.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate178.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate178.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate178.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
-        validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                if(!(validate33(data0.progressToken, {instancePath:instancePath+"/_meta/progressToken",parentData:data0,parentDataProperty:"progressToken",rootData}))){
-                  vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                  errors = vErrors.length;
-                }
-              }
-            }
-            else {
-              validate174.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.argument !== undefined){
-            let data2 = data.argument;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                let missing1;
-                if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
-                  validate174.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data2.name !== undefined){
-                    const _errs7 = errors;
-                    if(typeof data2.name !== "string"){
-                      validate174.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid2 = _errs7 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    if(data2.value !== undefined){
-                      const _errs9 = errors;
-                      if(typeof data2.value !== "string"){
-                        validate174.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid2 = _errs9 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate174.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.context !== undefined){
-              let data5 = data.context;
-              const _errs11 = errors;
-              if(errors === _errs11){
-                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                  if(data5.arguments !== undefined){
-                    let data6 = data5.arguments;
-                    const _errs13 = errors;
-                    if(errors === _errs13){
-                      if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                        for(const key0 in data6){
-                          const _errs16 = errors;
-                          if(typeof data6[key0] !== "string"){
-                            validate174.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid4 = _errs16 === errors;
-                          if(!valid4){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate174.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate174.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs11 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.ref !== undefined){
-                let data8 = data.ref;
-                const _errs18 = errors;
-                const _errs19 = errors;
-                let valid5 = false;
-                const _errs20 = errors;
-                if(!(validate176(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-                  vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs20 === errors;
-                valid5 = valid5 || _valid0;
-                if(!valid5){
-                  const _errs21 = errors;
-                  if(!(validate178(data8, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-                    vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs21 === errors;
-                  valid5 = valid5 || _valid0;
-                }
-                if(!valid5){
-                  const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{}};
-                  if(vErrors === null){
-                    vErrors = [err0];
-                  }
-                  else {
-                    vErrors.push(err0);
-                  }
-                  errors++;
-                  validate174.errors = vErrors;
-                  return false;
-                }
-                else {
-                  errors = _errs19;
-                  if(vErrors !== null){
-                    if(_errs19){
-                      vErrors.length = _errs19;
-                    }
-                    else {
-                      vErrors = null;
-                    }
-                  }
-                }
-                var valid0 = _errs18 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate174.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate172.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate172.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate172.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("completion/complete" !== data2){
-                validate172.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate174(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate172.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-        errors = vErrors.length;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate120(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-            errors = vErrors.length;
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+              errors = vErrors.length;
+            }
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
+          else if(tag0 === "ping"){
+            if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/read"){
+            if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
             if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
               vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate138(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
-                    if(!valid0){
-                      const _errs11 = errors;
-                      if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                        errors = vErrors.length;
-                      }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
-                      if(!valid0){
-                        const _errs12 = errors;
-                        if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                          vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
-                        if(!valid0){
-                          const _errs13 = errors;
-                          if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                            vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-                            errors = vErrors.length;
-                          }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
-                          if(!valid0){
-                            const _errs14 = errors;
-                            if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                              vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-                              errors = vErrors.length;
-                            }
-                            var _valid0 = _errs14 === errors;
-                            valid0 = valid0 || _valid0;
-                            if(!valid0){
-                              const _errs15 = errors;
-                              if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                                vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-                                errors = vErrors.length;
-                              }
-                              var _valid0 = _errs15 === errors;
-                              valid0 = valid0 || _valid0;
-                              if(!valid0){
-                                const _errs16 = errors;
-                                if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                                  vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
-                                  errors = vErrors.length;
-                                }
-                                var _valid0 = _errs16 === errors;
-                                valid0 = valid0 || _valid0;
-                                if(!valid0){
-                                  const _errs17 = errors;
-                                  if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                                    vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
-                                    errors = vErrors.length;
-                                  }
-                                  var _valid0 = _errs17 === errors;
-                                  valid0 = valid0 || _valid0;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
+          }
+          else if(tag0 === "prompts/list"){
+            if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+              errors = vErrors.length;
             }
           }
+          else if(tag0 === "prompts/get"){
+            if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/list"){
+            if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/call"){
+            if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/get"){
+            if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/result"){
+            if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/cancel"){
+            if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/list"){
+            if(!(validate146(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
+            if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate93.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate93.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
         }
       }
     }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
     else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate93.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
+      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate93.errors = vErrors;
@@ -5513,13 +5438,13 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema74 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"},{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+const schema74 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"if":{"type":"object"},"then":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]},"else":{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
 // prettier-ignore
 const schema75 = {"$id":"ToolUseContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"id":{"type":"string"},"input":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"type":{"const":"tool_use","type":"string"}},"required":["id","input","name","type"],"type":"object"};
 
 // prettier-ignore
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolUseContent" */;
   let vErrors = null;
   let errors = 0;
@@ -5527,7 +5452,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5538,7 +5463,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate198.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate195.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5551,7 +5476,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.id !== undefined){
             const _errs4 = errors;
             if(typeof data.id !== "string"){
-              validate198.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
+              validate195.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5567,7 +5492,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                 }
                 else {
-                  validate198.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}}];
+                  validate195.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -5580,7 +5505,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.name !== undefined){
                 const _errs9 = errors;
                 if(typeof data.name !== "string"){
-                  validate198.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate195.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -5593,11 +5518,11 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
                   let data4 = data.type;
                   const _errs11 = errors;
                   if(typeof data4 !== "string"){
-                    validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("tool_use" !== data4){
-                    validate198.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_use"}}];
+                    validate195.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_use"}}];
                     return false;
                   }
                   var valid0 = _errs11 === errors;
@@ -5612,11 +5537,11 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate198.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
@@ -5624,7 +5549,7 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
 const schema76 = {"$id":"ToolResultContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object"};
 
 // prettier-ignore
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolResultContent" */;
   let vErrors = null;
   let errors = 0;
@@ -5632,7 +5557,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5643,7 +5568,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate200.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate196.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5673,7 +5598,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate200.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+                validate196.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -5686,7 +5611,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.isError !== undefined){
               const _errs7 = errors;
               if(typeof data.isError !== "boolean"){
-                validate200.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+                validate196.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -5702,7 +5627,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                   }
                   else {
-                    validate200.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
+                    validate196.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -5715,7 +5640,7 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.toolUseId !== undefined){
                   const _errs12 = errors;
                   if(typeof data.toolUseId !== "string"){
-                    validate200.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
+                    validate196.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs12 === errors;
@@ -5728,11 +5653,11 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
                     let data6 = data.type;
                     const _errs14 = errors;
                     if(typeof data6 !== "string"){
-                      validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      validate196.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     if("tool_result" !== data6){
-                      validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_result"}}];
+                      validate196.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_result"}}];
                       return false;
                     }
                     var valid0 = _errs14 === errors;
@@ -5748,88 +5673,76 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate200.errors = vErrors;
+  validate196.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema77 = {"$id":"SamplingMessageContentBlock","anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]};
+const schema77 = {"$id":"SamplingMessageContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]};
 
 // prettier-ignore
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SamplingMessageContentBlock" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate203.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "text"){
+            if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "image"){
+            if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "audio"){
+            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tool_use"){
+            if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tool_result"){
+            if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate203.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate203.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate203.errors = vErrors;
@@ -5870,84 +5783,120 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.content;
             const _errs4 = errors;
             const _errs5 = errors;
-            let valid1 = false;
+            let valid1 = true;
             const _errs6 = errors;
-            if(!(validate40(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-              errors = vErrors.length;
+            if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+              const err0 = {};
+              if(vErrors === null){
+                vErrors = [err0];
+              }
+              else {
+                vErrors.push(err0);
+              }
+              errors++;
             }
             var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs7 = errors;
-              if(!(validate43(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-                errors = vErrors.length;
+            errors = _errs5;
+            if(vErrors !== null){
+              if(_errs5){
+                vErrors.length = _errs5;
               }
-              var _valid0 = _errs7 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs8 = errors;
-                if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid1 = valid1 || _valid0;
-                if(!valid1){
-                  const _errs9 = errors;
-                  if(!(validate198(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                    vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid1 = valid1 || _valid0;
-                  if(!valid1){
-                    const _errs10 = errors;
-                    if(!(validate200(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid1 = valid1 || _valid0;
-                    if(!valid1){
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(Array.isArray(data1)){
-                          var valid2 = true;
-                          const len0 = data1.length;
-                          for(let i0=0; i0<len0; i0++){
-                            const _errs13 = errors;
-                            if(!(validate203(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid2 = _errs13 === errors;
-                            if(!valid2){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                      }
-                      var _valid0 = _errs11 === errors;
-                      valid1 = valid1 || _valid0;
-                    }
-                  }
-                }
+              else {
+                vErrors = null;
               }
             }
+            let ifClause0;
+            if(_valid0){
+              const _errs8 = errors;
+              if(errors === _errs8){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  let missing1;
+                  if((data1.type === undefined) && (missing1 = "type")){
+                    validate194.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    const tag0 = data1.type;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "text"){
+                        if(!(validate40(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "image"){
+                        if(!(validate42(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "audio"){
+                        if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_use"){
+                        if(!(validate195(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_result"){
+                        if(!(validate196(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate194.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate194.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate194.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs8 === errors;
+              valid1 = _valid0;
+              ifClause0 = "then";
+            }
+            else {
+              const _errs16 = errors;
+              if(errors === _errs16){
+                if(Array.isArray(data1)){
+                  var valid8 = true;
+                  const len0 = data1.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs18 = errors;
+                    if(!(validate203(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid8 = _errs18 === errors;
+                    if(!valid8){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate194.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/else/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs16 === errors;
+              valid1 = _valid0;
+              ifClause0 = "else";
+            }
             if(!valid1){
-              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
+              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/if",keyword:"if",params:{failingKeyword: ifClause0}};
               if(vErrors === null){
                 vErrors = [err1];
               }
@@ -5958,17 +5907,6 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
               validate194.errors = vErrors;
               return false;
             }
-            else {
-              errors = _errs5;
-              if(vErrors !== null){
-                if(_errs5){
-                  vErrors.length = _errs5;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
             var valid0 = _errs4 === errors;
           }
           else {
@@ -5976,36 +5914,36 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.model !== undefined){
-              const _errs14 = errors;
+              const _errs19 = errors;
               if(typeof data.model !== "string"){
                 validate194.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs14 === errors;
+              var valid0 = _errs19 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.role !== undefined){
-                const _errs16 = errors;
+                const _errs21 = errors;
                 if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                   vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                   errors = vErrors.length;
                 }
-                var valid0 = _errs16 === errors;
+                var valid0 = _errs21 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.stopReason !== undefined){
-                  const _errs17 = errors;
+                  const _errs22 = errors;
                   if(typeof data.stopReason !== "string"){
                     validate194.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs17 === errors;
+                  var valid0 = _errs22 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -6169,7 +6107,7 @@ function validate212(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema80 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","integer","boolean"]}]},"type":"object"}},"required":["action"],"type":"object"};
+const schema80 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["array","string","integer","boolean"],"items":{"type":"string"}},"type":"object"}},"required":["action"],"type":"object"};
 
 // prettier-ignore
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6226,79 +6164,24 @@ function validate216(data, {instancePath="", parentData, parentDataProperty, roo
                   for(const key0 in data2){
                     let data3 = data2[key0];
                     const _errs9 = errors;
-                    const _errs10 = errors;
-                    let valid2 = false;
-                    const _errs11 = errors;
-                    if(errors === _errs11){
-                      if(Array.isArray(data3)){
-                        var valid3 = true;
-                        const len0 = data3.length;
-                        for(let i0=0; i0<len0; i0++){
-                          const _errs13 = errors;
-                          if(typeof data3[i0] !== "string"){
-                            const err0 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err0];
-                            }
-                            else {
-                              vErrors.push(err0);
-                            }
-                            errors++;
-                          }
-                          var valid3 = _errs13 === errors;
-                          if(!valid3){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        const err1 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"}};
-                        if(vErrors === null){
-                          vErrors = [err1];
-                        }
-                        else {
-                          vErrors.push(err1);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs11 === errors;
-                    valid2 = valid2 || _valid0;
-                    if(!valid2){
-                      const _errs15 = errors;
-                      if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
-                        const err2 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema80.properties.content.additionalProperties.anyOf[1].type}};
-                        if(vErrors === null){
-                          vErrors = [err2];
-                        }
-                        else {
-                          vErrors.push(err2);
-                        }
-                        errors++;
-                      }
-                      var _valid0 = _errs15 === errors;
-                      valid2 = valid2 || _valid0;
-                    }
-                    if(!valid2){
-                      const err3 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{}};
-                      if(vErrors === null){
-                        vErrors = [err3];
-                      }
-                      else {
-                        vErrors.push(err3);
-                      }
-                      errors++;
-                      validate216.errors = vErrors;
+                    if((((!(Array.isArray(data3))) && (typeof data3 !== "string")) && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+                      validate216.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema80.properties.content.additionalProperties.type}}];
                       return false;
                     }
-                    else {
-                      errors = _errs10;
-                      if(vErrors !== null){
-                        if(_errs10){
-                          vErrors.length = _errs10;
-                        }
-                        else {
-                          vErrors = null;
+                    if(errors === _errs9){
+                      if(Array.isArray(data3)){
+                        var valid2 = true;
+                        const len0 = data3.length;
+                        for(let i0=0; i0<len0; i0++){
+                          const _errs11 = errors;
+                          if(typeof data3[i0] !== "string"){
+                            validate216.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/items/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs11 === errors;
+                          if(!valid2){
+                            break;
+                          }
                         }
                       }
                     }
@@ -6436,10 +6319,10 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateCompleteRequest = validate172;
+export const validateCompleteRequest = validate156;
 
 // prettier-ignore
-export const validateCompleteRequestParams = validate174;
+export const validateCompleteRequestParams = validate158;
 
 // prettier-ignore
 export const validateCompleteResult = validate218;
@@ -6581,7 +6464,7 @@ const schema82 = {"$id":"CreateMessageRequest","properties":{"id":{"$ref":"Reque
 const schema83 = {"$id":"CreateMessageRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"task":{"$ref":"TaskMetadata"},"temperature":{"type":"number"},"toolChoice":{"$ref":"ToolChoice"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object"};
 
 // prettier-ignore
-const schema84 = {"$id":"SamplingMessage","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"},{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema84 = {"$id":"SamplingMessage","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"if":{"type":"object"},"then":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]},"else":{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6617,84 +6500,120 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.content;
             const _errs4 = errors;
             const _errs5 = errors;
-            let valid1 = false;
+            let valid1 = true;
             const _errs6 = errors;
-            if(!(validate40(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-              errors = vErrors.length;
+            if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+              const err0 = {};
+              if(vErrors === null){
+                vErrors = [err0];
+              }
+              else {
+                vErrors.push(err0);
+              }
+              errors++;
             }
             var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs7 = errors;
-              if(!(validate43(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-                errors = vErrors.length;
+            errors = _errs5;
+            if(vErrors !== null){
+              if(_errs5){
+                vErrors.length = _errs5;
               }
-              var _valid0 = _errs7 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs8 = errors;
-                if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid1 = valid1 || _valid0;
-                if(!valid1){
-                  const _errs9 = errors;
-                  if(!(validate198(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                    vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid1 = valid1 || _valid0;
-                  if(!valid1){
-                    const _errs10 = errors;
-                    if(!(validate200(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid1 = valid1 || _valid0;
-                    if(!valid1){
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(Array.isArray(data1)){
-                          var valid2 = true;
-                          const len0 = data1.length;
-                          for(let i0=0; i0<len0; i0++){
-                            const _errs13 = errors;
-                            if(!(validate203(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid2 = _errs13 === errors;
-                            if(!valid2){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                      }
-                      var _valid0 = _errs11 === errors;
-                      valid1 = valid1 || _valid0;
-                    }
-                  }
-                }
+              else {
+                vErrors = null;
               }
             }
+            let ifClause0;
+            if(_valid0){
+              const _errs8 = errors;
+              if(errors === _errs8){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  let missing1;
+                  if((data1.type === undefined) && (missing1 = "type")){
+                    validate223.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    const tag0 = data1.type;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "text"){
+                        if(!(validate40(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "image"){
+                        if(!(validate42(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "audio"){
+                        if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_use"){
+                        if(!(validate195(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_result"){
+                        if(!(validate196(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate223.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate223.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate223.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs8 === errors;
+              valid1 = _valid0;
+              ifClause0 = "then";
+            }
+            else {
+              const _errs16 = errors;
+              if(errors === _errs16){
+                if(Array.isArray(data1)){
+                  var valid8 = true;
+                  const len0 = data1.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs18 = errors;
+                    if(!(validate203(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid8 = _errs18 === errors;
+                    if(!valid8){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate223.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/else/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs16 === errors;
+              valid1 = _valid0;
+              ifClause0 = "else";
+            }
             if(!valid1){
-              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
+              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/if",keyword:"if",params:{failingKeyword: ifClause0}};
               if(vErrors === null){
                 vErrors = [err1];
               }
@@ -6705,17 +6624,6 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
               validate223.errors = vErrors;
               return false;
             }
-            else {
-              errors = _errs5;
-              if(vErrors !== null){
-                if(_errs5){
-                  vErrors.length = _errs5;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
             var valid0 = _errs4 === errors;
           }
           else {
@@ -6723,12 +6631,12 @@ function validate223(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.role !== undefined){
-              const _errs14 = errors;
+              const _errs19 = errors;
               if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                 errors = vErrors.length;
               }
-              var valid0 = _errs14 === errors;
+              var valid0 = _errs19 === errors;
             }
             else {
               var valid0 = true;
@@ -7128,8 +7036,8 @@ function validate239(data, {instancePath="", parentData, parentDataProperty, roo
                       const len0 = data4.length;
                       for(let i0=0; i0<len0; i0++){
                         const _errs10 = errors;
-                        if(!(validate49(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-                          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                        if(!(validate46(data4[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                           errors = vErrors.length;
                         }
                         var valid1 = _errs10 === errors;
@@ -7981,7 +7889,7 @@ function validate253(data, {instancePath="", parentData, parentDataProperty, roo
 const schema96 = {"$id":"ElicitRequestFormParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"message":{"type":"string"},"mode":{"const":"form","type":"string"},"requestedSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"},"task":{"$ref":"TaskMetadata"}},"required":["message","requestedSchema"],"type":"object"};
 
 // prettier-ignore
-const schema97 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"},{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
+const schema97 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"},{"$ref":"UntitledMultiSelectEnumSchema"}]},{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
 
 // prettier-ignore
 const schema98 = {"$id":"StringSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
@@ -8115,7 +8023,7 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
 const schema99 = {"$id":"NumberSchema","properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
 
 // prettier-ignore
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="NumberSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -8123,14 +8031,14 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.type === undefined) && (missing0 = "type")){
-        validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(!(typeof data.default == "number")){
-            validate262.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
+            validate261.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8142,7 +8050,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate262.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate261.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8154,7 +8062,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.maximum !== undefined){
               const _errs5 = errors;
               if(!(typeof data.maximum == "number")){
-                validate262.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
+                validate261.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -8166,7 +8074,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.minimum !== undefined){
                 const _errs7 = errors;
                 if(!(typeof data.minimum == "number")){
-                  validate262.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
+                  validate261.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -8178,7 +8086,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.title !== undefined){
                   const _errs9 = errors;
                   if(typeof data.title !== "string"){
-                    validate262.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    validate261.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -8191,17 +8099,217 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                     let data5 = data.type;
                     const _errs11 = errors;
                     if(typeof data5 !== "string"){
-                      validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     if(!((data5 === "integer") || (data5 === "number"))){
-                      validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema99.properties.type.enum}}];
+                      validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema99.properties.type.enum}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
                   }
                   else {
                     var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate261.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema100 = {"$id":"UntitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
+
+// prettier-ignore
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="UntitledMultiSelectEnumSchema" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.default !== undefined){
+          let data0 = data.default;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
+              var valid1 = true;
+              const len0 = data0.length;
+              for(let i0=0; i0<len0; i0++){
+                const _errs3 = errors;
+                if(typeof data0[i0] !== "string"){
+                  validate262.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid1 = _errs3 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate262.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs5 = errors;
+            if(typeof data.description !== "string"){
+              validate262.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.items !== undefined){
+              let data3 = data.items;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                  let missing1;
+                  if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+                    validate262.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    if(data3.enum !== undefined){
+                      let data4 = data3.enum;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(Array.isArray(data4)){
+                          var valid3 = true;
+                          const len1 = data4.length;
+                          for(let i1=0; i1<len1; i1++){
+                            const _errs11 = errors;
+                            if(typeof data4[i1] !== "string"){
+                              validate262.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                            if(!valid3){
+                              break;
+                            }
+                          }
+                        }
+                        else {
+                          validate262.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                          return false;
+                        }
+                      }
+                      var valid2 = _errs9 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data3.type !== undefined){
+                        let data6 = data3.type;
+                        const _errs13 = errors;
+                        if(typeof data6 !== "string"){
+                          validate262.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        if("string" !== data6){
+                          validate262.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                          return false;
+                        }
+                        var valid2 = _errs13 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate262.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.maxItems !== undefined){
+                let data7 = data.maxItems;
+                const _errs15 = errors;
+                if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+                  validate262.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
+                  return false;
+                }
+                var valid0 = _errs15 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.minItems !== undefined){
+                  let data8 = data.minItems;
+                  const _errs17 = errors;
+                  if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+                    validate262.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid0 = _errs17 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.title !== undefined){
+                    const _errs19 = errors;
+                    if(typeof data.title !== "string"){
+                      validate262.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs19 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.type !== undefined){
+                      let data10 = data.type;
+                      const _errs21 = errors;
+                      if(typeof data10 !== "string"){
+                        validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if("array" !== data10){
+                        validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
+                        return false;
+                      }
+                      var valid0 = _errs21 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
                   }
                 }
               }
@@ -8220,10 +8328,10 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema100 = {"$id":"UntitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
+const schema101 = {"$id":"UntitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 // prettier-ignore
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="UntitledSingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -8231,14 +8339,14 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate265.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate268.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8250,7 +8358,7 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate265.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate268.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8269,7 +8377,7 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
                   for(let i0=0; i0<len0; i0++){
                     const _errs7 = errors;
                     if(typeof data2[i0] !== "string"){
-                      validate265.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                      validate268.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -8279,7 +8387,7 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate265.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                  validate268.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -8292,7 +8400,7 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs9 = errors;
                 if(typeof data.title !== "string"){
-                  validate265.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate268.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -8305,11 +8413,11 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.type;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
-                    validate265.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate268.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("string" !== data5){
-                    validate265.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    validate268.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                     return false;
                   }
                   var valid0 = _errs11 === errors;
@@ -8324,19 +8432,19 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate265.errors = vErrors;
+  validate268.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema101 = {"$id":"TitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
+const schema102 = {"$id":"TitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
 
 // prettier-ignore
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TitledSingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -8344,14 +8452,14 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate267.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate270.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8363,7 +8471,7 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate267.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate270.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8386,14 +8494,14 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                         let missing1;
                         if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
-                          validate267.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                          validate270.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
                           return false;
                         }
                         else {
                           if(data3.const !== undefined){
                             const _errs9 = errors;
                             if(typeof data3.const !== "string"){
-                              validate267.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
+                              validate270.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid2 = _errs9 === errors;
@@ -8405,7 +8513,7 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
                             if(data3.title !== undefined){
                               const _errs11 = errors;
                               if(typeof data3.title !== "string"){
-                                validate267.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                validate270.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
                               var valid2 = _errs11 === errors;
@@ -8417,7 +8525,7 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
                         }
                       }
                       else {
-                        validate267.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"}}];
+                        validate270.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -8428,7 +8536,7 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate267.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"}}];
+                  validate270.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -8441,7 +8549,7 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs13 = errors;
                 if(typeof data.title !== "string"){
-                  validate267.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate270.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs13 === errors;
@@ -8454,11 +8562,11 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
                   let data7 = data.type;
                   const _errs15 = errors;
                   if(typeof data7 !== "string"){
-                    validate267.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate270.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("string" !== data7){
-                    validate267.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    validate270.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                     return false;
                   }
                   var valid0 = _errs15 === errors;
@@ -8473,211 +8581,11 @@ function validate267(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate267.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema102 = {"$id":"UntitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
-
-// prettier-ignore
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UntitledMultiSelectEnumSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate269.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.default !== undefined){
-          let data0 = data.default;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs3 = errors;
-                if(typeof data0[i0] !== "string"){
-                  validate269.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate269.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs5 = errors;
-            if(typeof data.description !== "string"){
-              validate269.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                  let missing1;
-                  if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
-                    validate269.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(Array.isArray(data4)){
-                          var valid3 = true;
-                          const len1 = data4.length;
-                          for(let i1=0; i1<len1; i1++){
-                            const _errs11 = errors;
-                            if(typeof data4[i1] !== "string"){
-                              validate269.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                            if(!valid3){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          validate269.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"}}];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs9 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
-                        const _errs13 = errors;
-                        if(typeof data6 !== "string"){
-                          validate269.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        if("string" !== data6){
-                          validate269.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                          return false;
-                        }
-                        var valid2 = _errs13 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate269.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
-                const _errs15 = errors;
-                if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                  validate269.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
-                  return false;
-                }
-                var valid0 = _errs15 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
-                  const _errs17 = errors;
-                  if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-                    validate269.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid0 = _errs17 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.title !== undefined){
-                    const _errs19 = errors;
-                    if(typeof data.title !== "string"){
-                      validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs19 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
-                      const _errs21 = errors;
-                      if(typeof data10 !== "string"){
-                        validate269.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if("array" !== data10){
-                        validate269.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
-                        return false;
-                      }
-                      var valid0 = _errs21 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate269.errors = vErrors;
+  validate270.errors = vErrors;
   return errors === 0;
 }
 
@@ -8685,7 +8593,7 @@ function validate269(data, {instancePath="", parentData, parentDataProperty, roo
 const schema103 = {"$id":"TitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
 
 // prettier-ignore
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TitledMultiSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -8693,7 +8601,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8707,7 +8615,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
               for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
                 if(typeof data0[i0] !== "string"){
-                  validate271.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
+                  validate272.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid1 = _errs3 === errors;
@@ -8717,7 +8625,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate271.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
+              validate272.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
               return false;
             }
           }
@@ -8730,7 +8638,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs5 = errors;
             if(typeof data.description !== "string"){
-              validate271.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate272.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -8746,7 +8654,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                   let missing1;
                   if((data3.anyOf === undefined) && (missing1 = "anyOf")){
-                    validate271.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                    validate272.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
                     return false;
                   }
                   else {
@@ -8764,14 +8672,14 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
                                 let missing2;
                                 if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
-                                  validate271.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
+                                  validate272.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
                                   return false;
                                 }
                                 else {
                                   if(data5.const !== undefined){
                                     const _errs13 = errors;
                                     if(typeof data5.const !== "string"){
-                                      validate271.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
+                                      validate272.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
                                     var valid4 = _errs13 === errors;
@@ -8783,7 +8691,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                                     if(data5.title !== undefined){
                                       const _errs15 = errors;
                                       if(typeof data5.title !== "string"){
-                                        validate271.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                        validate272.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
                                       var valid4 = _errs15 === errors;
@@ -8795,7 +8703,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                                 }
                               }
                               else {
-                                validate271.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"}}];
+                                validate272.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
@@ -8806,7 +8714,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate271.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"}}];
+                          validate272.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"}}];
                           return false;
                         }
                       }
@@ -8814,7 +8722,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate271.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
+                  validate272.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -8828,7 +8736,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                 let data8 = data.maxItems;
                 const _errs17 = errors;
                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-                  validate271.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
+                  validate272.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
                   return false;
                 }
                 var valid0 = _errs17 === errors;
@@ -8841,7 +8749,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                   let data9 = data.minItems;
                   const _errs19 = errors;
                   if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-                    validate271.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
+                    validate272.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid0 = _errs19 === errors;
@@ -8853,7 +8761,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.title !== undefined){
                     const _errs21 = errors;
                     if(typeof data.title !== "string"){
-                      validate271.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      validate272.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs21 === errors;
@@ -8866,11 +8774,11 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
                       let data11 = data.type;
                       const _errs23 = errors;
                       if(typeof data11 !== "string"){
-                        validate271.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        validate272.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       if("array" !== data11){
-                        validate271.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
+                        validate272.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
                         return false;
                       }
                       var valid0 = _errs23 === errors;
@@ -8887,11 +8795,11 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate271.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
 
@@ -8899,7 +8807,7 @@ function validate271(data, {instancePath="", parentData, parentDataProperty, roo
 const schema104 = {"$id":"LegacyTitledEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 // prettier-ignore
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="LegacyTitledEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -8907,14 +8815,14 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate273.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate274.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8926,7 +8834,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate273.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8945,7 +8853,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                   for(let i0=0; i0<len0; i0++){
                     const _errs7 = errors;
                     if(typeof data2[i0] !== "string"){
-                      validate273.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                      validate274.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -8955,7 +8863,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate273.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                  validate274.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -8975,7 +8883,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                     for(let i1=0; i1<len1; i1++){
                       const _errs11 = errors;
                       if(typeof data4[i1] !== "string"){
-                        validate273.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
+                        validate274.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid2 = _errs11 === errors;
@@ -8985,7 +8893,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate273.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
+                    validate274.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -8998,7 +8906,7 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.title !== undefined){
                   const _errs13 = errors;
                   if(typeof data.title !== "string"){
-                    validate273.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -9011,11 +8919,11 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
                     let data7 = data.type;
                     const _errs15 = errors;
                     if(typeof data7 !== "string"){
-                      validate273.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      validate274.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     if("string" !== data7){
-                      validate273.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                      validate274.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                       return false;
                     }
                     var valid0 = _errs15 === errors;
@@ -9031,11 +8939,11 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate273.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
@@ -9047,82 +8955,131 @@ function validate259(data, {instancePath="", parentData, parentDataProperty, roo
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
-    errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "integer"){
+            if(!(validate261(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "number"){
+            if(!(validate261(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "boolean"){
+            if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "array"){
+            if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+    const _errs9 = errors;
+    if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs9 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+      const _errs10 = errors;
+      if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs10 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+        const _errs11 = errors;
+        if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs11 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
-          const _errs5 = errors;
-          if(!(validate267(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+          const _errs12 = errors;
+          if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData}))){
+            vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
+          var _valid0 = _errs12 === errors;
           valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate269(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-              }
-            }
-          }
         }
       }
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
     validate259.errors = vErrors;
@@ -9494,13 +9451,13 @@ export const validateElicitRequestURLParams = validate253;
 export const validateElicitResult = validate216;
 
 // prettier-ignore
-export const validateElicitationCompleteNotification = validate279;
+export const validateElicitationCompleteNotification = validate280;
 
 // prettier-ignore
 const schema105 = {"$id":"ElicitationCompleteNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/elicitation/complete","type":"string"},"params":{"properties":{"elicitationId":{"type":"string"}},"required":["elicitationId"],"type":"object"}},"required":["jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ElicitationCompleteNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -9508,7 +9465,7 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9516,11 +9473,11 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate279.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate280.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate279.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate280.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9533,11 +9490,11 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate279.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate280.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/elicitation/complete" !== data1){
-              validate279.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/elicitation/complete"}}];
+              validate280.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/elicitation/complete"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -9553,20 +9510,20 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                   let missing1;
                   if((data2.elicitationId === undefined) && (missing1 = "elicitationId")){
-                    validate279.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                    validate280.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                     return false;
                   }
                   else {
                     if(data2.elicitationId !== undefined){
                       if(typeof data2.elicitationId !== "string"){
-                        validate279.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
+                        validate280.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                     }
                   }
                 }
                 else {
-                  validate279.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate280.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -9580,25 +9537,25 @@ function validate279(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate279.errors = vErrors;
+  validate280.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEmbeddedResource = validate52;
+export const validateEmbeddedResource = validate48;
 
 // prettier-ignore
-export const validateEmptyResult = validate280;
+export const validateEmptyResult = validate281;
 
 // prettier-ignore
 const schema106 = {"$id":"EmptyResult","$ref":"Result"};
 
 // prettier-ignore
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmptyResult" */;
   let vErrors = null;
   let errors = 0;
@@ -9606,76 +9563,125 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
     vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
     errors = vErrors.length;
   }
-  validate280.errors = vErrors;
+  validate281.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEnumSchema = validate282;
+export const validateEnumSchema = validate283;
 
 // prettier-ignore
-const schema107 = {"$id":"EnumSchema","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
+const schema107 = {"$id":"EnumSchema","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"}]},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
 
 // prettier-ignore
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
-    errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "array"){
+            if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate267(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+    const _errs6 = errors;
+    if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs6 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate269(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+      const _errs7 = errors;
+      if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs7 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+        const _errs8 = errors;
+        if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs8 === errors;
         valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
       }
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
-    validate282.errors = vErrors;
+    validate283.errors = vErrors;
     return false;
   }
   else {
@@ -9689,18 +9695,18 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate282.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateError = validate288;
+export const validateError = validate289;
 
 // prettier-ignore
 const schema108 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Error" */;
   let vErrors = null;
   let errors = 0;
@@ -9708,7 +9714,7 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9716,7 +9722,7 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.code;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate288.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            validate289.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9728,7 +9734,7 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate288.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate289.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -9740,22 +9746,22 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate288.errors = vErrors;
+  validate289.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateGetPromptRequest = validate142;
+export const validateGetPromptRequest = validate134;
 
 // prettier-ignore
-export const validateGetPromptRequestParams = validate144;
+export const validateGetPromptRequestParams = validate136;
 
 // prettier-ignore
-export const validateGetPromptResult = validate289;
+export const validateGetPromptResult = validate290;
 
 // prettier-ignore
 const schema109 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
@@ -9764,7 +9770,7 @@ const schema109 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalPro
 const schema110 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptMessage" */;
   let vErrors = null;
   let errors = 0;
@@ -9772,7 +9778,7 @@ function validate290(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9803,16 +9809,16 @@ function validate290(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate290.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptResult" */;
   let vErrors = null;
   let errors = 0;
@@ -9820,7 +9826,7 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.messages === undefined) && (missing0 = "messages")){
-        validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9831,7 +9837,7 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate289.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate290.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -9844,7 +9850,7 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs4 = errors;
             if(typeof data.description !== "string"){
-              validate289.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate290.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -9862,8 +9868,8 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate290(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+                    if(!(validate291(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -9873,7 +9879,7 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate289.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  validate290.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -9887,37 +9893,37 @@ function validate289(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate289.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateGetTaskPayloadRequest = validate156;
+export const validateGetTaskPayloadRequest = validate144;
 
 // prettier-ignore
 export const validateGetTaskPayloadResult = validate188;
 
 // prettier-ignore
-export const validateGetTaskRequest = validate153;
+export const validateGetTaskRequest = validate142;
 
 // prettier-ignore
 export const validateGetTaskResult = validate184;
 
 // prettier-ignore
-export const validateIcon = validate49;
+export const validateIcon = validate46;
 
 // prettier-ignore
-export const validateIcons = validate294;
+export const validateIcons = validate295;
 
 // prettier-ignore
 const schema111 = {"$id":"Icons","properties":{"icons":{"items":{"$ref":"Icon"},"type":"array"}},"type":"object"};
 
 // prettier-ignore
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Icons" */;
   let vErrors = null;
   let errors = 0;
@@ -9932,8 +9938,8 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
             const len0 = data0.length;
             for(let i0=0; i0<len0; i0++){
               const _errs3 = errors;
-              if(!(validate49(data0[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+              if(!(validate46(data0[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+                vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
               var valid1 = _errs3 === errors;
@@ -9943,23 +9949,23 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            validate294.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+            validate295.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate294.errors = vErrors;
+  validate295.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateImageContent = validate43;
+export const validateImageContent = validate42;
 
 // prettier-ignore
 export const validateImplementation = validate99;
@@ -9971,7 +9977,7 @@ export const validateInitializeRequest = validate94;
 export const validateInitializeRequestParams = validate96;
 
 // prettier-ignore
-export const validateInitializeResult = validate296;
+export const validateInitializeResult = validate297;
 
 // prettier-ignore
 const schema112 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
@@ -9980,7 +9986,7 @@ const schema112 = {"$id":"InitializeResult","properties":{"_meta":{"additionalPr
 const schema113 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tasks":{"properties":{"cancel":{"additionalProperties":true,"properties":{},"type":"object"},"list":{"additionalProperties":true,"properties":{},"type":"object"},"requests":{"properties":{"tools":{"properties":{"call":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"}},"type":"object"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -9993,7 +9999,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate297.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+            validate298.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -10015,7 +10021,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                   }
                   else {
-                    validate297.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                    validate298.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -10026,7 +10032,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate297.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              validate298.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -10043,7 +10049,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
               }
               else {
-                validate297.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                validate298.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -10060,13 +10066,13 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                   if(data4.listChanged !== undefined){
                     if(typeof data4.listChanged !== "boolean"){
-                      validate297.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                      validate298.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
                   }
                 }
                 else {
-                  validate297.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                  validate298.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -10084,7 +10090,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data6.listChanged !== undefined){
                       const _errs19 = errors;
                       if(typeof data6.listChanged !== "boolean"){
-                        validate297.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        validate298.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
                       var valid3 = _errs19 === errors;
@@ -10096,7 +10102,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data6.subscribe !== undefined){
                         const _errs21 = errors;
                         if(typeof data6.subscribe !== "boolean"){
-                          validate297.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                          validate298.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
                         var valid3 = _errs21 === errors;
@@ -10107,7 +10113,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate297.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                    validate298.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -10129,7 +10135,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                           if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
                           }
                           else {
-                            validate297.errors = [{instancePath:instancePath+"/tasks/cancel",schemaPath:"#/properties/tasks/properties/cancel/type",keyword:"type",params:{type: "object"}}];
+                            validate298.errors = [{instancePath:instancePath+"/tasks/cancel",schemaPath:"#/properties/tasks/properties/cancel/type",keyword:"type",params:{type: "object"}}];
                             return false;
                           }
                         }
@@ -10146,7 +10152,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                             if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                             }
                             else {
-                              validate297.errors = [{instancePath:instancePath+"/tasks/list",schemaPath:"#/properties/tasks/properties/list/type",keyword:"type",params:{type: "object"}}];
+                              validate298.errors = [{instancePath:instancePath+"/tasks/list",schemaPath:"#/properties/tasks/properties/list/type",keyword:"type",params:{type: "object"}}];
                               return false;
                             }
                           }
@@ -10173,21 +10179,21 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                                           if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
                                           }
                                           else {
-                                            validate297.errors = [{instancePath:instancePath+"/tasks/requests/tools/call",schemaPath:"#/properties/tasks/properties/requests/properties/tools/properties/call/type",keyword:"type",params:{type: "object"}}];
+                                            validate298.errors = [{instancePath:instancePath+"/tasks/requests/tools/call",schemaPath:"#/properties/tasks/properties/requests/properties/tools/properties/call/type",keyword:"type",params:{type: "object"}}];
                                             return false;
                                           }
                                         }
                                       }
                                     }
                                     else {
-                                      validate297.errors = [{instancePath:instancePath+"/tasks/requests/tools",schemaPath:"#/properties/tasks/properties/requests/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                                      validate298.errors = [{instancePath:instancePath+"/tasks/requests/tools",schemaPath:"#/properties/tasks/properties/requests/properties/tools/type",keyword:"type",params:{type: "object"}}];
                                       return false;
                                     }
                                   }
                                 }
                               }
                               else {
-                                validate297.errors = [{instancePath:instancePath+"/tasks/requests",schemaPath:"#/properties/tasks/properties/requests/type",keyword:"type",params:{type: "object"}}];
+                                validate298.errors = [{instancePath:instancePath+"/tasks/requests",schemaPath:"#/properties/tasks/properties/requests/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
@@ -10200,7 +10206,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                       }
                     }
                     else {
-                      validate297.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"}}];
+                      validate298.errors = [{instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -10217,13 +10223,13 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
                         if(data15.listChanged !== undefined){
                           if(typeof data15.listChanged !== "boolean"){
-                            validate297.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                            validate298.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
                         }
                       }
                       else {
-                        validate297.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                        validate298.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -10240,16 +10246,16 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate297.errors = vErrors;
+  validate298.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="InitializeResult" */;
   let vErrors = null;
   let errors = 0;
@@ -10257,7 +10263,7 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10268,7 +10274,7 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate296.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate297.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -10280,8 +10286,8 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.capabilities !== undefined){
             const _errs4 = errors;
-            if(!(validate297(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-              vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+            if(!(validate298(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
+              vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -10293,7 +10299,7 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.instructions !== undefined){
               const _errs5 = errors;
               if(typeof data.instructions !== "string"){
-                validate296.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                validate297.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -10305,7 +10311,7 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.protocolVersion !== undefined){
                 const _errs7 = errors;
                 if(typeof data.protocolVersion !== "string"){
-                  validate296.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                  validate297.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -10332,25 +10338,25 @@ function validate296(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate296.errors = vErrors;
+  validate297.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateInitializedNotification = validate75;
+export const validateInitializedNotification = validate74;
 
 // prettier-ignore
-export const validateJSONRPCErrorResponse = validate300;
+export const validateJSONRPCErrorResponse = validate301;
 
 // prettier-ignore
 const schema114 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCErrorResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -10358,14 +10364,14 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.error !== undefined){
           const _errs1 = errors;
-          if(!(validate288(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
+          if(!(validate289(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -10390,11 +10396,11 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.jsonrpc;
               const _errs3 = errors;
               if(typeof data2 !== "string"){
-                validate300.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate301.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data2){
-                validate300.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate301.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -10407,16 +10413,16 @@ function validate300(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate300.errors = vErrors;
+  validate301.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCMessage = validate303;
+export const validateJSONRPCMessage = validate304;
 
 // prettier-ignore
 const schema115 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResultResponse"},{"$ref":"JSONRPCErrorResponse"}]};
@@ -10425,7 +10431,7 @@ const schema115 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$
 const schema116 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -10433,7 +10439,7 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10453,11 +10459,11 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate304.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate305.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate304.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate305.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10469,7 +10475,7 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs4 = errors;
               if(typeof data.method !== "string"){
-                validate304.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate305.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -10485,7 +10491,7 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                   }
                   else {
-                    validate304.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate305.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -10500,11 +10506,11 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate304.errors = vErrors;
+  validate305.errors = vErrors;
   return errors === 0;
 }
 
@@ -10512,7 +10518,7 @@ function validate304(data, {instancePath="", parentData, parentDataProperty, roo
 const schema117 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -10520,7 +10526,7 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate308.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10528,11 +10534,11 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate307.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate308.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate307.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate308.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -10544,7 +10550,7 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.method !== undefined){
             const _errs3 = errors;
             if(typeof data.method !== "string"){
-              validate307.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate308.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -10560,7 +10566,7 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                 }
                 else {
-                  validate307.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate308.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -10574,11 +10580,11 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate307.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 }
 
@@ -10586,7 +10592,7 @@ function validate307(data, {instancePath="", parentData, parentDataProperty, roo
 const schema118 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -10594,7 +10600,7 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10614,11 +10620,11 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate309.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate310.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate309.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate310.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10643,48 +10649,48 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate309.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCMessage" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate304(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
+  if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate307(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+    if(!(validate308(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
       const _errs3 = errors;
-      if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+      if(!(validate310(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
         const _errs4 = errors;
-        if(!(validate300(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+        if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -10701,7 +10707,7 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate303.errors = vErrors;
+    validate304.errors = vErrors;
     return false;
   }
   else {
@@ -10715,40 +10721,40 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate303.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCNotification = validate307;
+export const validateJSONRPCNotification = validate308;
 
 // prettier-ignore
-export const validateJSONRPCRequest = validate304;
+export const validateJSONRPCRequest = validate305;
 
 // prettier-ignore
-export const validateJSONRPCResponse = validate314;
+export const validateJSONRPCResponse = validate315;
 
 // prettier-ignore
 const schema119 = {"$id":"JSONRPCResponse","anyOf":[{"$ref":"JSONRPCResultResponse"},{"$ref":"JSONRPCErrorResponse"}]};
 
 // prettier-ignore
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCResponse" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+  if(!(validate310(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate300(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+    if(!(validate301(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -10763,7 +10769,7 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate314.errors = vErrors;
+    validate315.errors = vErrors;
     return false;
   }
   else {
@@ -10777,21 +10783,21 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate314.errors = vErrors;
+  validate315.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCResultResponse = validate309;
+export const validateJSONRPCResultResponse = validate310;
 
 // prettier-ignore
-export const validateLegacyTitledEnumSchema = validate273;
+export const validateLegacyTitledEnumSchema = validate274;
 
 // prettier-ignore
-export const validateListPromptsRequest = validate138;
+export const validateListPromptsRequest = validate131;
 
 // prettier-ignore
-export const validateListPromptsResult = validate317;
+export const validateListPromptsResult = validate318;
 
 // prettier-ignore
 const schema120 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
@@ -10803,7 +10809,7 @@ const schema121 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":
 const schema122 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptArgument" */;
   let vErrors = null;
   let errors = 0;
@@ -10811,14 +10817,14 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate319.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate320.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -10830,7 +10836,7 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.name !== undefined){
             const _errs3 = errors;
             if(typeof data.name !== "string"){
-              validate319.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              validate320.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -10842,7 +10848,7 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.required !== undefined){
               const _errs5 = errors;
               if(typeof data.required !== "boolean"){
-                validate319.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                validate320.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -10854,13 +10860,154 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs7 = errors;
                 if(typeof data.title !== "string"){
-                  validate319.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate320.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
               }
               else {
                 var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate320.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="Prompt" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.name === undefined) && (missing0 = "name")){
+        validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate319.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.arguments !== undefined){
+            let data1 = data.arguments;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  const _errs6 = errors;
+                  if(!(validate320(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+                    errors = vErrors.length;
+                  }
+                  var valid1 = _errs6 === errors;
+                  if(!valid1){
+                    break;
+                  }
+                }
+              }
+              else {
+                validate319.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs7 = errors;
+              if(typeof data.description !== "string"){
+                validate319.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.icons !== undefined){
+                let data4 = data.icons;
+                const _errs9 = errors;
+                if(errors === _errs9){
+                  if(Array.isArray(data4)){
+                    var valid2 = true;
+                    const len1 = data4.length;
+                    for(let i1=0; i1<len1; i1++){
+                      const _errs11 = errors;
+                      if(!(validate46(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                        errors = vErrors.length;
+                      }
+                      var valid2 = _errs11 === errors;
+                      if(!valid2){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate319.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs9 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.name !== undefined){
+                  const _errs12 = errors;
+                  if(typeof data.name !== "string"){
+                    validate319.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs12 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.title !== undefined){
+                    const _errs14 = errors;
+                    if(typeof data.title !== "string"){
+                      validate319.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs14 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                }
               }
             }
           }
@@ -10878,13 +11025,13 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
 
 // prettier-ignore
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Prompt" */;
+  /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
+      if((data.prompts === undefined) && (missing0 = "prompts")){
         validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -10906,151 +11053,10 @@ function validate318(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs6 = errors;
-                  if(!(validate319(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate318.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs7 = errors;
-              if(typeof data.description !== "string"){
-                validate318.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.icons !== undefined){
-                let data4 = data.icons;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(Array.isArray(data4)){
-                    var valid2 = true;
-                    const len1 = data4.length;
-                    for(let i1=0; i1<len1; i1++){
-                      const _errs11 = errors;
-                      if(!(validate49(data4[i1], {instancePath:instancePath+"/icons/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
-                        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid2 = _errs11 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate318.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.name !== undefined){
-                  const _errs12 = errors;
-                  if(typeof data.name !== "string"){
-                    validate318.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs12 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.title !== undefined){
-                    const _errs14 = errors;
-                    if(typeof data.title !== "string"){
-                      validate318.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs14 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate318.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate317.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate317.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate318.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -11068,8 +11074,8 @@ function validate317(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate318(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+                    if(!(validate319(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -11079,7 +11085,7 @@ function validate317(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate317.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                  validate318.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -11093,19 +11099,19 @@ function validate317(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate317.errors = vErrors;
+  validate318.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate116;
+export const validateListResourceTemplatesRequest = validate113;
 
 // prettier-ignore
-export const validateListResourceTemplatesResult = validate323;
+export const validateListResourceTemplatesResult = validate324;
 
 // prettier-ignore
 const schema123 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
@@ -11114,7 +11120,7 @@ const schema123 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"a
 const schema124 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
 // prettier-ignore
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceTemplate" */;
   let vErrors = null;
   let errors = 0;
@@ -11122,6 +11128,155 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+        validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate325.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.annotations !== undefined){
+            const _errs4 = errors;
+            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
+              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs5 = errors;
+              if(typeof data.description !== "string"){
+                validate325.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.icons !== undefined){
+                let data3 = data.icons;
+                const _errs7 = errors;
+                if(errors === _errs7){
+                  if(Array.isArray(data3)){
+                    var valid1 = true;
+                    const len0 = data3.length;
+                    for(let i0=0; i0<len0; i0++){
+                      const _errs9 = errors;
+                      if(!(validate46(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                        errors = vErrors.length;
+                      }
+                      var valid1 = _errs9 === errors;
+                      if(!valid1){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate325.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.mimeType !== undefined){
+                  const _errs10 = errors;
+                  if(typeof data.mimeType !== "string"){
+                    validate325.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs10 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.name !== undefined){
+                    const _errs12 = errors;
+                    if(typeof data.name !== "string"){
+                      validate325.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs12 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.title !== undefined){
+                      const _errs14 = errors;
+                      if(typeof data.title !== "string"){
+                        validate325.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid0 = _errs14 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                    if(valid0){
+                      if(data.uriTemplate !== undefined){
+                        const _errs16 = errors;
+                        if(typeof data.uriTemplate !== "string"){
+                          validate325.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid0 = _errs16 === errors;
+                      }
+                      else {
+                        var valid0 = true;
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate325.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourceTemplatesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
         validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -11143,159 +11298,10 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs5 = errors;
-              if(typeof data.description !== "string"){
-                validate324.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(Array.isArray(data3)){
-                    var valid1 = true;
-                    const len0 = data3.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs9 = errors;
-                      if(!(validate49(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid1 = _errs9 === errors;
-                      if(!valid1){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate324.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.mimeType !== undefined){
-                  const _errs10 = errors;
-                  if(typeof data.mimeType !== "string"){
-                    validate324.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs10 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.name !== undefined){
-                    const _errs12 = errors;
-                    if(typeof data.name !== "string"){
-                      validate324.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs12 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.title !== undefined){
-                      const _errs14 = errors;
-                      if(typeof data.title !== "string"){
-                        validate324.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs14 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                    if(valid0){
-                      if(data.uriTemplate !== undefined){
-                        const _errs16 = errors;
-                        if(typeof data.uriTemplate !== "string"){
-                          validate324.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid0 = _errs16 === errors;
-                      }
-                      else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate324.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate323.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate323.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate323.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate324.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -11313,8 +11319,8 @@ function validate323(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate324(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+                    if(!(validate325(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -11324,7 +11330,7 @@ function validate323(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate323.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                  validate324.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -11338,19 +11344,19 @@ function validate323(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate323.errors = vErrors;
+  validate324.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourcesRequest = validate110;
+export const validateListResourcesRequest = validate108;
 
 // prettier-ignore
-export const validateListResourcesResult = validate328;
+export const validateListResourcesResult = validate329;
 
 // prettier-ignore
 const schema125 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
@@ -11359,7 +11365,7 @@ const schema125 = {"$id":"ListResourcesResult","properties":{"_meta":{"additiona
 const schema126 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
 // prettier-ignore
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Resource" */;
   let vErrors = null;
   let errors = 0;
@@ -11367,6 +11373,169 @@ function validate329(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate330.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.annotations !== undefined){
+            const _errs4 = errors;
+            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
+              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.description !== undefined){
+              const _errs5 = errors;
+              if(typeof data.description !== "string"){
+                validate330.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.icons !== undefined){
+                let data3 = data.icons;
+                const _errs7 = errors;
+                if(errors === _errs7){
+                  if(Array.isArray(data3)){
+                    var valid1 = true;
+                    const len0 = data3.length;
+                    for(let i0=0; i0<len0; i0++){
+                      const _errs9 = errors;
+                      if(!(validate46(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                        errors = vErrors.length;
+                      }
+                      var valid1 = _errs9 === errors;
+                      if(!valid1){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate330.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.mimeType !== undefined){
+                  const _errs10 = errors;
+                  if(typeof data.mimeType !== "string"){
+                    validate330.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs10 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.name !== undefined){
+                    const _errs12 = errors;
+                    if(typeof data.name !== "string"){
+                      validate330.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs12 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.size !== undefined){
+                      let data7 = data.size;
+                      const _errs14 = errors;
+                      if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+                        validate330.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid0 = _errs14 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                    if(valid0){
+                      if(data.title !== undefined){
+                        const _errs16 = errors;
+                        if(typeof data.title !== "string"){
+                          validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid0 = _errs16 === errors;
+                      }
+                      else {
+                        var valid0 = true;
+                      }
+                      if(valid0){
+                        if(data.uri !== undefined){
+                          const _errs18 = errors;
+                          if(typeof data.uri !== "string"){
+                            validate330.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid0 = _errs18 === errors;
+                        }
+                        else {
+                          var valid0 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate330.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ListResourcesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resources === undefined) && (missing0 = "resources")){
         validate329.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
@@ -11388,173 +11557,10 @@ function validate329(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.description !== undefined){
-              const _errs5 = errors;
-              if(typeof data.description !== "string"){
-                validate329.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(Array.isArray(data3)){
-                    var valid1 = true;
-                    const len0 = data3.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs9 = errors;
-                      if(!(validate49(data3[i0], {instancePath:instancePath+"/icons/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid1 = _errs9 === errors;
-                      if(!valid1){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate329.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.mimeType !== undefined){
-                  const _errs10 = errors;
-                  if(typeof data.mimeType !== "string"){
-                    validate329.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs10 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.name !== undefined){
-                    const _errs12 = errors;
-                    if(typeof data.name !== "string"){
-                      validate329.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs12 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.size !== undefined){
-                      let data7 = data.size;
-                      const _errs14 = errors;
-                      if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                        validate329.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid0 = _errs14 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                    if(valid0){
-                      if(data.title !== undefined){
-                        const _errs16 = errors;
-                        if(typeof data.title !== "string"){
-                          validate329.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid0 = _errs16 === errors;
-                      }
-                      else {
-                        var valid0 = true;
-                      }
-                      if(valid0){
-                        if(data.uri !== undefined){
-                          const _errs18 = errors;
-                          if(typeof data.uri !== "string"){
-                            validate329.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid0 = _errs18 === errors;
-                        }
-                        else {
-                          var valid0 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate329.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate328.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate328.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate329.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -11572,8 +11578,8 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate329(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+                    if(!(validate330(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -11583,7 +11589,7 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate328.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                  validate329.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -11597,22 +11603,22 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate328.errors = vErrors;
+  validate329.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsRequest = validate333;
+export const validateListRootsRequest = validate334;
 
 // prettier-ignore
 const schema127 = {"$id":"ListRootsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"roots/list","type":"string"},"params":{"$ref":"RequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListRootsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -11620,7 +11626,7 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11640,11 +11646,11 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate333.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate334.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate333.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate334.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11657,11 +11663,11 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate333.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate334.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("roots/list" !== data2){
-                validate333.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+                validate334.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -11672,8 +11678,8 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate106(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+                if(!(validate105(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -11687,11 +11693,11 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate333.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
@@ -11699,22 +11705,22 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateListRootsResult = validate212;
 
 // prettier-ignore
-export const validateListTasksRequest = validate160;
+export const validateListTasksRequest = validate146;
 
 // prettier-ignore
 export const validateListTasksResult = validate191;
 
 // prettier-ignore
-export const validateListToolsRequest = validate148;
+export const validateListToolsRequest = validate139;
 
 // prettier-ignore
-export const validateListToolsResult = validate336;
+export const validateListToolsResult = validate337;
 
 // prettier-ignore
 const schema128 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
 
 // prettier-ignore
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListToolsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -11722,7 +11728,7 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.tools === undefined) && (missing0 = "tools")){
-        validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11733,7 +11739,7 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate336.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate337.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -11746,7 +11752,7 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate336.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate337.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -11775,7 +11781,7 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate336.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                  validate337.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -11789,19 +11795,19 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate336.errors = vErrors;
+  validate337.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate168;
+export const validateLoggingLevel = validate153;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate338;
+export const validateLoggingMessageNotification = validate339;
 
 // prettier-ignore
 const schema129 = {"$id":"LoggingMessageNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/message","type":"string"},"params":{"$ref":"LoggingMessageNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -11810,7 +11816,7 @@ const schema129 = {"$id":"LoggingMessageNotification","properties":{"jsonrpc":{"
 const schema130 = {"$id":"LoggingMessageNotificationParams","properties":{"_meta":{"additionalProperties":{},"type":"object"},"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"};
 
 // prettier-ignore
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="LoggingMessageNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -11818,7 +11824,7 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
-        validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11829,7 +11835,7 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate339.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate340.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -11841,8 +11847,8 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.level !== undefined){
             const _errs4 = errors;
-            if(!(validate168(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
-              vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+            if(!(validate153(data.level, {instancePath:instancePath+"/level",parentData:data,parentDataProperty:"level",rootData}))){
+              vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -11854,8 +11860,79 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.logger !== undefined){
               const _errs5 = errors;
               if(typeof data.logger !== "string"){
-                validate339.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                validate340.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
                 return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate340.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="LoggingMessageNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate339.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate339.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate339.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/message" !== data1){
+              validate339.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate340(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
+                errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
             }
@@ -11876,78 +11953,7 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingMessageNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate338.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate338.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate338.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/message" !== data1){
-              validate338.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate339(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate338.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateLoggingMessageNotificationParams = validate339;
+export const validateLoggingMessageNotificationParams = validate340;
 
 // prettier-ignore
 export const validateModelHint = validate233;
@@ -11956,29 +11962,29 @@ export const validateModelHint = validate233;
 export const validateModelPreferences = validate232;
 
 // prettier-ignore
-export const validateMultiSelectEnumSchema = validate342;
+export const validateMultiSelectEnumSchema = validate343;
 
 // prettier-ignore
 const schema131 = {"$id":"MultiSelectEnumSchema","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"}]};
 
 // prettier-ignore
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="MultiSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate269(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+  if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+    if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -11993,7 +11999,7 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate342.errors = vErrors;
+    validate343.errors = vErrors;
     return false;
   }
   else {
@@ -12007,18 +12013,18 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate342.errors = vErrors;
+  validate343.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateNotification = validate345;
+export const validateNotification = validate346;
 
 // prettier-ignore
 const schema132 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Notification" */;
   let vErrors = null;
   let errors = 0;
@@ -12026,14 +12032,14 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate345.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate346.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12049,7 +12055,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
               }
               else {
-                validate345.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate346.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -12062,28 +12068,28 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate345.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateNotificationParams = validate76;
+export const validateNotificationParams = validate75;
 
 // prettier-ignore
-export const validateNumberSchema = validate262;
+export const validateNumberSchema = validate261;
 
 // prettier-ignore
-export const validatePaginatedRequest = validate346;
+export const validatePaginatedRequest = validate347;
 
 // prettier-ignore
 const schema133 = {"$id":"PaginatedRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PaginatedRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -12091,7 +12097,7 @@ function validate346(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12111,11 +12117,11 @@ function validate346(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate346.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate347.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate346.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate347.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -12127,7 +12133,7 @@ function validate346(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs4 = errors;
               if(typeof data.method !== "string"){
-                validate346.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate347.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -12138,8 +12144,8 @@ function validate346(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate112(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+                if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -12153,25 +12159,25 @@ function validate346(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate346.errors = vErrors;
+  validate347.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePaginatedRequestParams = validate112;
+export const validatePaginatedRequestParams = validate110;
 
 // prettier-ignore
-export const validatePaginatedResult = validate349;
+export const validatePaginatedResult = validate350;
 
 // prettier-ignore
 const schema134 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
 // prettier-ignore
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PaginatedResult" */;
   let vErrors = null;
   let errors = 0;
@@ -12184,7 +12190,7 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate349.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate350.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -12197,111 +12203,13 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.nextCursor !== undefined){
           const _errs4 = errors;
           if(typeof data.nextCursor !== "string"){
-            validate349.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+            validate350.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs4 === errors;
         }
         else {
           var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate349.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validatePingRequest = validate104;
-
-// prettier-ignore
-export const validatePrimitiveSchemaDefinition = validate259;
-
-// prettier-ignore
-export const validateProgressNotification = validate79;
-
-// prettier-ignore
-export const validateProgressNotificationParams = validate80;
-
-// prettier-ignore
-export const validateProgressToken = validate33;
-
-// prettier-ignore
-export const validatePrompt = validate318;
-
-// prettier-ignore
-export const validatePromptArgument = validate319;
-
-// prettier-ignore
-export const validatePromptListChangedNotification = validate350;
-
-// prettier-ignore
-const schema135 = {"$id":"PromptListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate350.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate350.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate350.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/prompts/list_changed" !== data1){
-              validate350.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate76(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
         }
       }
     }
@@ -12315,25 +12223,123 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validatePromptMessage = validate290;
+export const validatePingRequest = validate103;
 
 // prettier-ignore
-export const validatePromptReference = validate176;
+export const validatePrimitiveSchemaDefinition = validate259;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate120;
+export const validateProgressNotification = validate77;
 
 // prettier-ignore
-export const validateReadResourceRequestParams = validate122;
+export const validateProgressNotificationParams = validate78;
 
 // prettier-ignore
-export const validateReadResourceResult = validate352;
+export const validateProgressToken = validate33;
+
+// prettier-ignore
+export const validatePrompt = validate319;
+
+// prettier-ignore
+export const validatePromptArgument = validate320;
+
+// prettier-ignore
+export const validatePromptListChangedNotification = validate351;
+
+// prettier-ignore
+const schema135 = {"$id":"PromptListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="PromptListChangedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate351.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate351.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate351.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate351.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/prompts/list_changed" !== data1){
+              validate351.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate75(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate351.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePromptMessage = validate291;
+
+// prettier-ignore
+export const validatePromptReference = validate160;
+
+// prettier-ignore
+export const validateReadResourceRequest = validate116;
+
+// prettier-ignore
+export const validateReadResourceRequestParams = validate118;
+
+// prettier-ignore
+export const validateReadResourceResult = validate353;
 
 // prettier-ignore
 const schema136 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
 
 // prettier-ignore
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ReadResourceResult" */;
   let vErrors = null;
   let errors = 0;
@@ -12341,7 +12347,7 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.contents === undefined) && (missing0 = "contents")){
-        validate352.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate353.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12352,7 +12358,7 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate352.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate353.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -12375,8 +12381,8 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if(!(validate54(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+                  if(!(validate50(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs8 === errors;
@@ -12399,7 +12405,7 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
                       vErrors.push(err0);
                     }
                     errors++;
-                    validate352.errors = vErrors;
+                    validate353.errors = vErrors;
                     return false;
                   }
                   else {
@@ -12420,7 +12426,7 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate352.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+                validate353.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -12433,22 +12439,22 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate352.errors = vErrors;
+  validate353.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRelatedTaskMetadata = validate355;
+export const validateRelatedTaskMetadata = validate356;
 
 // prettier-ignore
 const schema137 = {"$id":"RelatedTaskMetadata","properties":{"taskId":{"type":"string"}},"required":["taskId"],"type":"object"};
 
 // prettier-ignore
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RelatedTaskMetadata" */;
   let vErrors = null;
   let errors = 0;
@@ -12456,35 +12462,35 @@ function validate355(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.taskId === undefined) && (missing0 = "taskId")){
-        validate355.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.taskId !== undefined){
           if(typeof data.taskId !== "string"){
-            validate355.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
+            validate356.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate355.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate355.errors = vErrors;
+  validate356.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequest = validate356;
+export const validateRequest = validate357;
 
 // prettier-ignore
 const schema138 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Request" */;
   let vErrors = null;
   let errors = 0;
@@ -12492,14 +12498,14 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate356.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate357.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12515,7 +12521,7 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
               }
               else {
-                validate356.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate357.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -12523,87 +12529,6 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
           }
           else {
             var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate356.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateRequestId = validate30;
-
-// prettier-ignore
-export const validateRequestParams = validate106;
-
-// prettier-ignore
-export const validateResource = validate329;
-
-// prettier-ignore
-export const validateResourceContents = validate357;
-
-// prettier-ignore
-const schema139 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate357.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.mimeType !== undefined){
-            const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
-              validate357.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.uri !== undefined){
-              const _errs6 = errors;
-              if(typeof data.uri !== "string"){
-                validate357.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
           }
         }
       }
@@ -12618,37 +12543,43 @@ function validate357(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateResourceLink = validate47;
+export const validateRequestId = validate30;
 
 // prettier-ignore
-export const validateResourceListChangedNotification = validate358;
+export const validateRequestParams = validate105;
 
 // prettier-ignore
-const schema140 = {"$id":"ResourceListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
+export const validateResource = validate330;
+
+// prettier-ignore
+export const validateResourceContents = validate358;
+
+// prettier-ignore
+const schema139 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceListChangedNotification" */;
+  /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+      if((data.uri === undefined) && (missing0 = "uri")){
         validate358.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        if(data._meta !== undefined){
+          let data0 = data._meta;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate358.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate358.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate358.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -12656,30 +12587,25 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate358.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+          if(data.mimeType !== undefined){
+            const _errs4 = errors;
+            if(typeof data.mimeType !== "string"){
+              validate358.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            if("notifications/resources/list_changed" !== data1){
-              validate358.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate76(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-                errors = vErrors.length;
+            if(data.uri !== undefined){
+              const _errs6 = errors;
+              if(typeof data.uri !== "string"){
+                validate358.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                return false;
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
@@ -12698,13 +12624,93 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateResourceRequestParams = validate360;
+export const validateResourceLink = validate44;
+
+// prettier-ignore
+export const validateResourceListChangedNotification = validate359;
+
+// prettier-ignore
+const schema140 = {"$id":"ResourceListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ResourceListChangedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate359.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate359.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate359.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/resources/list_changed" !== data1){
+              validate359.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate75(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate359.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateResourceRequestParams = validate361;
 
 // prettier-ignore
 const schema141 = {"$id":"ResourceRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -12712,7 +12718,7 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate361.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12729,7 +12735,7 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate360.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate361.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -12742,7 +12748,7 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs5 = errors;
             if(typeof data.uri !== "string"){
-              validate360.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate361.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -12754,22 +12760,22 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate360.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate360.errors = vErrors;
+  validate361.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceTemplate = validate324;
+export const validateResourceTemplate = validate325;
 
 // prettier-ignore
-export const validateResourceTemplateReference = validate178;
+export const validateResourceTemplateReference = validate161;
 
 // prettier-ignore
-export const validateResourceUpdatedNotification = validate362;
+export const validateResourceUpdatedNotification = validate363;
 
 // prettier-ignore
 const schema142 = {"$id":"ResourceUpdatedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/updated","type":"string"},"params":{"$ref":"ResourceUpdatedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -12778,7 +12784,7 @@ const schema142 = {"$id":"ResourceUpdatedNotification","properties":{"jsonrpc":{
 const schema143 = {"$id":"ResourceUpdatedNotificationParams","properties":{"_meta":{"additionalProperties":{},"type":"object"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceUpdatedNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -12786,7 +12792,7 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate363.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate364.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12797,7 +12803,7 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate363.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate364.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -12810,13 +12816,84 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs4 = errors;
             if(typeof data.uri !== "string"){
-              validate363.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate364.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate364.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ResourceUpdatedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate363.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate363.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate363.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate363.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/resources/updated" !== data1){
+              validate363.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate364(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -12831,78 +12908,7 @@ function validate363(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate362.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate362.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate362.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate362.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/resources/updated" !== data1){
-              validate362.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate363(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate362.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateResourceUpdatedNotificationParams = validate363;
+export const validateResourceUpdatedNotificationParams = validate364;
 
 // prettier-ignore
 export const validateResult = validate62;
@@ -12914,7 +12920,7 @@ export const validateRole = validate22;
 export const validateRoot = validate213;
 
 // prettier-ignore
-export const validateRootsListChangedNotification = validate90;
+export const validateRootsListChangedNotification = validate86;
 
 // prettier-ignore
 export const validateSamplingMessage = validate223;
@@ -12923,19 +12929,19 @@ export const validateSamplingMessage = validate223;
 export const validateSamplingMessageContentBlock = validate203;
 
 // prettier-ignore
-export const validateServerCapabilities = validate297;
+export const validateServerCapabilities = validate298;
 
 // prettier-ignore
-export const validateServerNotification = validate365;
+export const validateServerNotification = validate366;
 
 // prettier-ignore
-const schema144 = {"$id":"ServerNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"TaskStatusNotification"},{"$ref":"LoggingMessageNotification"},{"$ref":"ElicitationCompleteNotification"}]};
+const schema144 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"TaskStatusNotification"},{"$ref":"LoggingMessageNotification"},{"$ref":"ElicitationCompleteNotification"}]};
 
 // prettier-ignore
 const schema145 = {"$id":"ToolListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -12943,7 +12949,7 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate367.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12951,11 +12957,11 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate371.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate367.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate371.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate367.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12968,11 +12974,11 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate371.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate367.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/tools/list_changed" !== data1){
-              validate371.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+              validate367.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -12983,8 +12989,8 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate76(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              if(!(validate75(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -12997,245 +13003,200 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate371.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate358(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate362(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate371(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate338(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate365.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate366.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/list_changed"){
+            if(!(validate359(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/updated"){
+            if(!(validate363(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/prompts/list_changed"){
+            if(!(validate351(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tools/list_changed"){
+            if(!(validate367(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tasks/status"){
+            if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/message"){
+            if(!(validate339(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/elicitation/complete"){
+            if(!(validate280(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate366.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate366.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate365.errors = vErrors;
+  validate366.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerRequest = validate377;
+export const validateServerRequest = validate378;
 
 // prettier-ignore
-const schema146 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"},{"$ref":"GetTaskRequest"},{"$ref":"GetTaskPayloadRequest"},{"$ref":"CancelTaskRequest"},{"$ref":"ListTasksRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
+const schema146 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"GetTaskRequest"},{"$ref":"GetTaskPayloadRequest"},{"$ref":"CancelTaskRequest"},{"$ref":"ListTasksRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
 
 // prettier-ignore
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-        errors = vErrors.length;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate378.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-            errors = vErrors.length;
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "ping"){
+            if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+              errors = vErrors.length;
+            }
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
+          else if(tag0 === "tasks/get"){
+            if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/result"){
+            if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/cancel"){
+            if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tasks/list"){
+            if(!(validate146(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "sampling/createMessage"){
             if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData}))){
               vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate333(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-              }
+          }
+          else if(tag0 === "roots/list"){
+            if(!(validate334(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+              errors = vErrors.length;
             }
           }
+          else if(tag0 === "elicitation/create"){
+            if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate378.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate378.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
         }
       }
     }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
     else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate377.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
+      validate378.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
-  validate377.errors = vErrors;
+  validate378.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerResult = validate386;
+export const validateServerResult = validate387;
 
 // prettier-ignore
 const schema147 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"GetTaskResult"},{"$ref":"GetTaskPayloadResult"},{"$ref":"CancelTaskResult"},{"$ref":"ListTasksResult"},{"$ref":"CompleteResult"}]};
 
 // prettier-ignore
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerResult" */;
   let vErrors = null;
   let errors = 0;
@@ -13250,56 +13211,56 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate296(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+    if(!(validate297(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
       const _errs3 = errors;
-      if(!(validate328(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+      if(!(validate329(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
         const _errs4 = errors;
-        if(!(validate323(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
+        if(!(validate324(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
           const _errs5 = errors;
-          if(!(validate352(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
+          if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){
+            vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if(!valid0){
             const _errs6 = errors;
-            if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+            if(!(validate318(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if(!valid0){
               const _errs7 = errors;
-              if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+              if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if(!valid0){
                 const _errs8 = errors;
-                if(!(validate336(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
+                if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                  vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -13374,7 +13335,7 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate386.errors = vErrors;
+    validate387.errors = vErrors;
     return false;
   }
   else {
@@ -13388,40 +13349,40 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate386.errors = vErrors;
+  validate387.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateSetLevelRequest = validate164;
+export const validateSetLevelRequest = validate149;
 
 // prettier-ignore
-export const validateSetLevelRequestParams = validate166;
+export const validateSetLevelRequestParams = validate151;
 
 // prettier-ignore
-export const validateSingleSelectEnumSchema = validate401;
+export const validateSingleSelectEnumSchema = validate402;
 
 // prettier-ignore
 const schema148 = {"$id":"SingleSelectEnumSchema","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"}]};
 
 // prettier-ignore
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+  if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate267(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+    if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -13436,7 +13397,7 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate401.errors = vErrors;
+    validate402.errors = vErrors;
     return false;
   }
   else {
@@ -13450,7 +13411,7 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate401.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
@@ -13458,22 +13419,22 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateStringSchema = validate260;
 
 // prettier-ignore
-export const validateSubscribeRequest = validate126;
+export const validateSubscribeRequest = validate121;
 
 // prettier-ignore
-export const validateSubscribeRequestParams = validate128;
+export const validateSubscribeRequestParams = validate123;
 
 // prettier-ignore
 export const validateTask = validate64;
 
 // prettier-ignore
-export const validateTaskAugmentedRequestParams = validate404;
+export const validateTaskAugmentedRequestParams = validate405;
 
 // prettier-ignore
 const schema149 = {"$id":"TaskAugmentedRequestParams","properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"},"task":{"$ref":"TaskMetadata"}},"type":"object"};
 
 // prettier-ignore
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TaskAugmentedRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -13492,7 +13453,7 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            validate404.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate405.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -13516,11 +13477,11 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate404.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate405.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate404.errors = vErrors;
+  validate405.errors = vErrors;
   return errors === 0;
 }
 
@@ -13531,22 +13492,22 @@ export const validateTaskMetadata = validate35;
 export const validateTaskStatus = validate65;
 
 // prettier-ignore
-export const validateTaskStatusNotification = validate84;
+export const validateTaskStatusNotification = validate81;
 
 // prettier-ignore
-export const validateTaskStatusNotificationParams = validate85;
+export const validateTaskStatusNotificationParams = validate82;
 
 // prettier-ignore
 export const validateTextContent = validate40;
 
 // prettier-ignore
-export const validateTextResourceContents = validate54;
+export const validateTextResourceContents = validate50;
 
 // prettier-ignore
-export const validateTitledMultiSelectEnumSchema = validate271;
+export const validateTitledMultiSelectEnumSchema = validate272;
 
 // prettier-ignore
-export const validateTitledSingleSelectEnumSchema = validate267;
+export const validateTitledSingleSelectEnumSchema = validate270;
 
 // prettier-ignore
 export const validateTool = validate239;
@@ -13561,22 +13522,22 @@ export const validateToolChoice = validate237;
 export const validateToolExecution = validate242;
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate371;
+export const validateToolListChangedNotification = validate367;
 
 // prettier-ignore
-export const validateToolResultContent = validate200;
+export const validateToolResultContent = validate196;
 
 // prettier-ignore
-export const validateToolUseContent = validate198;
+export const validateToolUseContent = validate195;
 
 // prettier-ignore
-export const validateURLElicitationRequiredError = validate407;
+export const validateURLElicitationRequiredError = validate408;
 
 // prettier-ignore
 const schema150 = {"$id":"URLElicitationRequiredError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32042,"type":"integer"},"data":{"additionalProperties":{},"properties":{"elicitations":{"items":{"$ref":"ElicitRequestURLParams"},"type":"array"}},"required":["elicitations"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="URLElicitationRequiredError" */;
   let vErrors = null;
   let errors = 0;
@@ -13584,7 +13545,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate407.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate408.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -13592,8 +13553,8 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.error;
           const _errs1 = errors;
           const _errs2 = errors;
-          if(!(validate288(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
+          if(!(validate289(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
             errors = vErrors.length;
           }
           var valid1 = _errs2 === errors;
@@ -13603,7 +13564,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
               if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
                 let missing1;
                 if(((data0.code === undefined) && (missing1 = "code")) || ((data0.data === undefined) && (missing1 = "data"))){
-                  validate407.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate408.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -13611,11 +13572,11 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
                     let data1 = data0.code;
                     const _errs5 = errors;
                     if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                      validate407.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                      validate408.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(-32042 !== data1){
-                      validate407.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32042}}];
+                      validate408.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32042}}];
                       return false;
                     }
                     var valid2 = _errs5 === errors;
@@ -13631,7 +13592,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
                         if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                           let missing2;
                           if((data2.elicitations === undefined) && (missing2 = "elicitations")){
-                            validate407.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
+                            validate408.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
                             return false;
                           }
                           else {
@@ -13655,7 +13616,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
                                   }
                                 }
                                 else {
-                                  validate407.errors = [{instancePath:instancePath+"/error/data/elicitations",schemaPath:"#/properties/error/allOf/1/properties/data/properties/elicitations/type",keyword:"type",params:{type: "array"}}];
+                                  validate408.errors = [{instancePath:instancePath+"/error/data/elicitations",schemaPath:"#/properties/error/allOf/1/properties/data/properties/elicitations/type",keyword:"type",params:{type: "array"}}];
                                   return false;
                                 }
                               }
@@ -13663,7 +13624,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate407.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
+                          validate408.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
@@ -13676,7 +13637,7 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate407.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+                validate408.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -13704,11 +13665,11 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
               let data6 = data.jsonrpc;
               const _errs14 = errors;
               if(typeof data6 !== "string"){
-                validate407.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate408.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data6){
-                validate407.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate408.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs14 === errors;
@@ -13721,22 +13682,22 @@ function validate407(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate407.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate408.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate407.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateUnsubscribeRequest = validate132;
+export const validateUnsubscribeRequest = validate126;
 
 // prettier-ignore
-export const validateUnsubscribeRequestParams = validate134;
+export const validateUnsubscribeRequestParams = validate128;
 
 // prettier-ignore
-export const validateUntitledMultiSelectEnumSchema = validate269;
+export const validateUntitledMultiSelectEnumSchema = validate262;
 
 // prettier-ignore
-export const validateUntitledSingleSelectEnumSchema = validate265;
+export const validateUntitledSingleSelectEnumSchema = validate268;

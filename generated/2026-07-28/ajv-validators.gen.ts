@@ -832,95 +832,49 @@ const schema21 = {"$id":"ClientCapabilities","properties":{"elicitation":{"prope
 const schema22 = {"$id":"JSONObject","additionalProperties":{"$ref":"JSONValue"},"type":"object"};
 
 // prettier-ignore
-const schema23 = {"$id":"JSONValue","anyOf":[{"$ref":"JSONObject"},{"items":{"$ref":"JSONValue"},"type":"array"},{"type":["string","number","boolean","null"]}]};
+const schema23 = {"$id":"JSONValue","type":["object","array","string","number","boolean","null"],"additionalProperties":{"$ref":"JSONValue"},"items":{"$ref":"JSONValue"}};
 
 // prettier-ignore
-const wrapper0 = {validate: validate45};
-
-// prettier-ignore
-const wrapper1 = {validate: validate46};
+const wrapper0 = {validate: validate46};
 
 // prettier-ignore
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONValue" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(wrapper0.validate(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
-    errors = vErrors.length;
+  if((((typeof data != "object") && (typeof data !== "string")) && (!(typeof data == "number"))) && (typeof data !== "boolean")){
+    validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema23.type}}];
+    return false;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(errors === _errs2){
-      if(Array.isArray(data)){
-        var valid1 = true;
-        const len0 = data.length;
-        for(let i0=0; i0<len0; i0++){
-          const _errs4 = errors;
-          if(!(wrapper1.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-            vErrors = vErrors === null ? wrapper1.validate.errors : vErrors.concat(wrapper1.validate.errors);
+  if(errors === 0){
+    if(Array.isArray(data)){
+      var valid0 = true;
+      const len0 = data.length;
+      for(let i0=0; i0<len0; i0++){
+        const _errs1 = errors;
+        if(!(wrapper0.validate(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+          vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+          errors = vErrors.length;
+        }
+        var valid0 = _errs1 === errors;
+        if(!valid0){
+          break;
+        }
+      }
+    }
+    if(errors === 0){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        for(const key0 in data){
+          const _errs3 = errors;
+          if(!(wrapper0.validate(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+            vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
             errors = vErrors.length;
           }
-          var valid1 = _errs4 === errors;
+          var valid1 = _errs3 === errors;
           if(!valid1){
             break;
           }
         }
-      }
-      else {
-        const err0 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs5 = errors;
-      if((((typeof data !== "string") && (!(typeof data == "number"))) && (typeof data !== "boolean")) && (data !== null)){
-        const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: schema23.anyOf[2].type}};
-        if(vErrors === null){
-          vErrors = [err1];
-        }
-        else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      var _valid0 = _errs5 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if(!valid0){
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      vErrors.push(err2);
-    }
-    errors++;
-    validate46.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
       }
     }
   }
@@ -1259,7 +1213,7 @@ const schema26 = {"$id":"InputResponses","additionalProperties":{"$ref":"InputRe
 const schema27 = {"$id":"InputResponse","anyOf":[{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"},{"$ref":"ElicitResult"}]};
 
 // prettier-ignore
-const schema28 = {"$id":"CreateMessageResult","properties":{"_meta":{"$ref":"MetaObject"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"},{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+const schema28 = {"$id":"CreateMessageResult","properties":{"_meta":{"$ref":"MetaObject"},"content":{"if":{"type":"object"},"then":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]},"else":{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
 // prettier-ignore
 const schema29 = {"$id":"TextContent","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
@@ -1347,7 +1301,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 const schema30 = {"$id":"ImageContent","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -1355,7 +1309,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1386,7 +1340,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
             if(data.data !== undefined){
               const _errs3 = errors;
               if(typeof data.data !== "string"){
-                validate69.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+                validate68.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -1398,7 +1352,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs5 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate69.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate68.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -1411,11 +1365,11 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs7 = errors;
                   if(typeof data4 !== "string"){
-                    validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("image" !== data4){
-                    validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                    validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -1430,11 +1384,11 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate69.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
@@ -1442,7 +1396,7 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
 const schema31 = {"$id":"ToolUseContent","properties":{"_meta":{"$ref":"MetaObject"},"id":{"type":"string"},"input":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"type":{"const":"tool_use","type":"string"}},"required":["id","input","name","type"],"type":"object"};
 
 // prettier-ignore
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolUseContent" */;
   let vErrors = null;
   let errors = 0;
@@ -1450,7 +1404,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1469,7 +1423,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
           if(data.id !== undefined){
             const _errs2 = errors;
             if(typeof data.id !== "string"){
-              validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
+              validate71.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1485,7 +1439,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                 }
                 else {
-                  validate74.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}}];
+                  validate71.errors = [{instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -1498,7 +1452,7 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
               if(data.name !== undefined){
                 const _errs7 = errors;
                 if(typeof data.name !== "string"){
-                  validate74.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate71.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -1511,11 +1465,11 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("tool_use" !== data4){
-                    validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_use"}}];
+                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_use"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -1530,11 +1484,11 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
@@ -1542,13 +1496,13 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 const schema32 = {"$id":"ToolResultContent","properties":{"_meta":{"$ref":"MetaObject"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{},"toolUseId":{"type":"string"},"type":{"const":"tool_result","type":"string"}},"required":["content","toolUseId","type"],"type":"object"};
 
 // prettier-ignore
-const schema33 = {"$id":"ContentBlock","anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
+const schema33 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
 
 // prettier-ignore
 const schema34 = {"$id":"ResourceLink","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceLink" */;
   let vErrors = null;
   let errors = 0;
@@ -1556,7 +1510,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1587,7 +1541,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
             if(data.description !== undefined){
               const _errs3 = errors;
               if(typeof data.description !== "string"){
-                validate83.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -1616,7 +1570,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate83.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    validate76.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -1629,7 +1583,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                 if(data.mimeType !== undefined){
                   const _errs8 = errors;
                   if(typeof data.mimeType !== "string"){
-                    validate83.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -1641,7 +1595,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                   if(data.name !== undefined){
                     const _errs10 = errors;
                     if(typeof data.name !== "string"){
-                      validate83.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -1654,7 +1608,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                       let data7 = data.size;
                       const _errs12 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                        validate83.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                        validate76.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                         return false;
                       }
                       var valid0 = _errs12 === errors;
@@ -1666,7 +1620,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                       if(data.title !== undefined){
                         const _errs14 = errors;
                         if(typeof data.title !== "string"){
-                          validate83.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                          validate76.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid0 = _errs14 === errors;
@@ -1679,11 +1633,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                           let data9 = data.type;
                           const _errs16 = errors;
                           if(typeof data9 !== "string"){
-                            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                            validate76.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           if("resource_link" !== data9){
-                            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
+                            validate76.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
                             return false;
                           }
                           var valid0 = _errs16 === errors;
@@ -1695,7 +1649,7 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
                           if(data.uri !== undefined){
                             const _errs18 = errors;
                             if(typeof data.uri !== "string"){
-                              validate83.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                              validate76.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid0 = _errs18 === errors;
@@ -1715,11 +1669,11 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate83.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
 
@@ -1730,7 +1684,7 @@ const schema35 = {"$id":"EmbeddedResource","properties":{"_meta":{"$ref":"MetaOb
 const schema36 = {"$id":"TextResourceContents","properties":{"_meta":{"$ref":"MetaObject"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TextResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -1738,7 +1692,7 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1757,7 +1711,7 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
           if(data.mimeType !== undefined){
             const _errs2 = errors;
             if(typeof data.mimeType !== "string"){
-              validate91.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate83.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1769,7 +1723,7 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
             if(data.text !== undefined){
               const _errs4 = errors;
               if(typeof data.text !== "string"){
-                validate91.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+                validate83.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1781,7 +1735,7 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
               if(data.uri !== undefined){
                 const _errs6 = errors;
                 if(typeof data.uri !== "string"){
-                  validate91.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  validate83.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -1795,16 +1749,16 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate91.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -1812,7 +1766,7 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1846,8 +1800,8 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
               const _errs4 = errors;
               let valid1 = false;
               const _errs5 = errors;
-              if(!(validate91(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+              if(!(validate83(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+                vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
@@ -1870,7 +1824,7 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
                   vErrors.push(err0);
                 }
                 errors++;
-                validate88.errors = vErrors;
+                validate80.errors = vErrors;
                 return false;
               }
               else {
@@ -1894,11 +1848,11 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
-                  validate88.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate80.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("resource" !== data3){
-                  validate88.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                  validate80.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -1912,93 +1866,81 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate88.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ContentBlock" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate79.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "text"){
+            if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "image"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "audio"){
+            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource_link"){
+            if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resource"){
+            if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate75.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate75.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate79.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolResultContent" */;
   let vErrors = null;
   let errors = 0;
@@ -2006,7 +1948,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2031,8 +1973,8 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if(!(validate79(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+                  if(!(validate75(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -2042,7 +1984,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate77.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+                validate73.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -2055,7 +1997,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
             if(data.isError !== undefined){
               const _errs5 = errors;
               if(typeof data.isError !== "boolean"){
-                validate77.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+                validate73.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -2067,7 +2009,7 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
               if(data.toolUseId !== undefined){
                 const _errs7 = errors;
                 if(typeof data.toolUseId !== "string"){
-                  validate77.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
+                  validate73.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -2080,11 +2022,11 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
                   let data5 = data.type;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
-                    validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("tool_result" !== data5){
-                    validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_result"}}];
+                    validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_result"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -2099,88 +2041,76 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate77.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema37 = {"$id":"SamplingMessageContentBlock","anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]};
+const schema37 = {"$id":"SamplingMessageContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]};
 
 // prettier-ignore
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SamplingMessageContentBlock" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate98.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "text"){
+            if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "image"){
+            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "audio"){
+            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tool_use"){
+            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tool_result"){
+            if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate98.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate98.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate98.errors = vErrors;
@@ -2216,84 +2146,120 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.content;
             const _errs2 = errors;
             const _errs3 = errors;
-            let valid1 = false;
+            let valid1 = true;
             const _errs4 = errors;
-            if(!(validate65(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-              errors = vErrors.length;
+            if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+              const err0 = {};
+              if(vErrors === null){
+                vErrors = [err0];
+              }
+              else {
+                vErrors.push(err0);
+              }
+              errors++;
             }
             var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs5 = errors;
-              if(!(validate69(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-                errors = vErrors.length;
+            errors = _errs3;
+            if(vErrors !== null){
+              if(_errs3){
+                vErrors.length = _errs3;
               }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs6 = errors;
-                if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs6 === errors;
-                valid1 = valid1 || _valid0;
-                if(!valid1){
-                  const _errs7 = errors;
-                  if(!(validate74(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                    vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs7 === errors;
-                  valid1 = valid1 || _valid0;
-                  if(!valid1){
-                    const _errs8 = errors;
-                    if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs8 === errors;
-                    valid1 = valid1 || _valid0;
-                    if(!valid1){
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(Array.isArray(data1)){
-                          var valid2 = true;
-                          const len0 = data1.length;
-                          for(let i0=0; i0<len0; i0++){
-                            const _errs11 = errors;
-                            if(!(validate98(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid2 = _errs11 === errors;
-                            if(!valid2){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                      }
-                      var _valid0 = _errs9 === errors;
-                      valid1 = valid1 || _valid0;
-                    }
-                  }
-                }
+              else {
+                vErrors = null;
               }
             }
+            let ifClause0;
+            if(_valid0){
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  let missing1;
+                  if((data1.type === undefined) && (missing1 = "type")){
+                    validate63.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    const tag0 = data1.type;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "text"){
+                        if(!(validate65(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "image"){
+                        if(!(validate68(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "audio"){
+                        if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_use"){
+                        if(!(validate71(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_result"){
+                        if(!(validate73(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate63.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate63.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate63.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs6 === errors;
+              valid1 = _valid0;
+              ifClause0 = "then";
+            }
+            else {
+              const _errs14 = errors;
+              if(errors === _errs14){
+                if(Array.isArray(data1)){
+                  var valid8 = true;
+                  const len0 = data1.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs16 = errors;
+                    if(!(validate98(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid8 = _errs16 === errors;
+                    if(!valid8){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate63.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/else/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs14 === errors;
+              valid1 = _valid0;
+              ifClause0 = "else";
+            }
             if(!valid1){
-              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
+              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/if",keyword:"if",params:{failingKeyword: ifClause0}};
               if(vErrors === null){
                 vErrors = [err1];
               }
@@ -2304,17 +2270,6 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
               validate63.errors = vErrors;
               return false;
             }
-            else {
-              errors = _errs3;
-              if(vErrors !== null){
-                if(_errs3){
-                  vErrors.length = _errs3;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
             var valid0 = _errs2 === errors;
           }
           else {
@@ -2322,36 +2277,36 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
           }
           if(valid0){
             if(data.model !== undefined){
-              const _errs12 = errors;
+              const _errs17 = errors;
               if(typeof data.model !== "string"){
                 validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs12 === errors;
+              var valid0 = _errs17 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.role !== undefined){
-                const _errs14 = errors;
+                const _errs19 = errors;
                 if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                   vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                   errors = vErrors.length;
                 }
-                var valid0 = _errs14 === errors;
+                var valid0 = _errs19 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.stopReason !== undefined){
-                  const _errs15 = errors;
+                  const _errs20 = errors;
                   if(typeof data.stopReason !== "string"){
                     validate63.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs15 === errors;
+                  var valid0 = _errs20 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -2488,7 +2443,7 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema40 = {"$id":"ElicitResult","properties":{"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":["string","number","boolean"]}]},"type":"object"}},"required":["action"],"type":"object"};
+const schema40 = {"$id":"ElicitResult","properties":{"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["array","string","number","boolean"],"items":{"type":"string"}},"type":"object"}},"required":["action"],"type":"object"};
 
 // prettier-ignore
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2528,79 +2483,24 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
                 for(const key0 in data1){
                   let data2 = data1[key0];
                   const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(Array.isArray(data2)){
-                      var valid3 = true;
-                      const len0 = data2.length;
-                      for(let i0=0; i0<len0; i0++){
-                        const _errs10 = errors;
-                        if(typeof data2[i0] !== "string"){
-                          const err0 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                        var valid3 = _errs10 === errors;
-                        if(!valid3){
-                          break;
-                        }
-                      }
-                    }
-                    else {
-                      const err1 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"}};
-                      if(vErrors === null){
-                        vErrors = [err1];
-                      }
-                      else {
-                        vErrors.push(err1);
-                      }
-                      errors++;
-                    }
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs12 = errors;
-                    if(((typeof data2 !== "string") && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
-                      const err2 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema40.properties.content.additionalProperties.anyOf[1].type}};
-                      if(vErrors === null){
-                        vErrors = [err2];
-                      }
-                      else {
-                        vErrors.push(err2);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs12 === errors;
-                    valid2 = valid2 || _valid0;
-                  }
-                  if(!valid2){
-                    const err3 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err3];
-                    }
-                    else {
-                      vErrors.push(err3);
-                    }
-                    errors++;
-                    validate112.errors = vErrors;
+                  if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
+                    validate112.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema40.properties.content.additionalProperties.type}}];
                     return false;
                   }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
-                      }
-                      else {
-                        vErrors = null;
+                  if(errors === _errs6){
+                    if(Array.isArray(data2)){
+                      var valid2 = true;
+                      const len0 = data2.length;
+                      for(let i0=0; i0<len0; i0++){
+                        const _errs8 = errors;
+                        if(typeof data2[i0] !== "string"){
+                          validate112.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/items/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid2 = _errs8 === errors;
+                        if(!valid2){
+                          break;
+                        }
                       }
                     }
                   }
@@ -2938,8 +2838,8 @@ function validate117(data, {instancePath="", parentData, parentDataProperty, roo
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if(!(validate79(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+                  if(!(validate75(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -3005,7 +2905,7 @@ function validate117(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateCallToolResultResponse = validate120;
 
 // prettier-ignore
-const schema42 = {"$id":"CallToolResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult"},{"$ref":"CallToolResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema42 = {"$id":"CallToolResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"CallToolResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
 const schema43 = {"$id":"InputRequiredResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"inputRequests":{"$ref":"InputRequests"},"requestState":{"type":"string"},"resultType":{"type":"string","const":"input_required"}},"required":["resultType"],"type":"object","anyOf":[{"required":["inputRequests"]},{"required":["requestState"]}]};
@@ -3014,7 +2914,7 @@ const schema43 = {"$id":"InputRequiredResult","properties":{"_meta":{"$ref":"Res
 const schema44 = {"$id":"InputRequests","additionalProperties":{"$ref":"InputRequest"},"type":"object"};
 
 // prettier-ignore
-const schema45 = {"$id":"InputRequest","anyOf":[{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
+const schema45 = {"$id":"InputRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
 
 // prettier-ignore
 const schema46 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"$ref":"CreateMessageRequestParams"}},"required":["method","params"],"type":"object"};
@@ -3023,7 +2923,7 @@ const schema46 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"
 const schema47 = {"$id":"CreateMessageRequestParams","properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"$ref":"JSONObject"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"},"toolChoice":{"$ref":"ToolChoice"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["maxTokens","messages"],"type":"object"};
 
 // prettier-ignore
-const schema48 = {"$id":"SamplingMessage","properties":{"_meta":{"$ref":"MetaObject"},"content":{"anyOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"},{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema48 = {"$id":"SamplingMessage","properties":{"_meta":{"$ref":"MetaObject"},"content":{"if":{"type":"object"},"then":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ToolUseContent"},{"$ref":"ToolResultContent"}]},"else":{"items":{"$ref":"SamplingMessageContentBlock"},"type":"array"}},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -3054,84 +2954,120 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.content;
             const _errs2 = errors;
             const _errs3 = errors;
-            let valid1 = false;
+            let valid1 = true;
             const _errs4 = errors;
-            if(!(validate65(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-              errors = vErrors.length;
+            if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+              const err0 = {};
+              if(vErrors === null){
+                vErrors = [err0];
+              }
+              else {
+                vErrors.push(err0);
+              }
+              errors++;
             }
             var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs5 = errors;
-              if(!(validate69(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-                errors = vErrors.length;
+            errors = _errs3;
+            if(vErrors !== null){
+              if(_errs3){
+                vErrors.length = _errs3;
               }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs6 = errors;
-                if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs6 === errors;
-                valid1 = valid1 || _valid0;
-                if(!valid1){
-                  const _errs7 = errors;
-                  if(!(validate74(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                    vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs7 === errors;
-                  valid1 = valid1 || _valid0;
-                  if(!valid1){
-                    const _errs8 = errors;
-                    if(!(validate77(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs8 === errors;
-                    valid1 = valid1 || _valid0;
-                    if(!valid1){
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(Array.isArray(data1)){
-                          var valid2 = true;
-                          const len0 = data1.length;
-                          for(let i0=0; i0<len0; i0++){
-                            const _errs11 = errors;
-                            if(!(validate98(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid2 = _errs11 === errors;
-                            if(!valid2){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          const err0 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                          if(vErrors === null){
-                            vErrors = [err0];
-                          }
-                          else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                      }
-                      var _valid0 = _errs9 === errors;
-                      valid1 = valid1 || _valid0;
-                    }
-                  }
-                }
+              else {
+                vErrors = null;
               }
             }
+            let ifClause0;
+            if(_valid0){
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  let missing1;
+                  if((data1.type === undefined) && (missing1 = "type")){
+                    validate128.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    const tag0 = data1.type;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "text"){
+                        if(!(validate65(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "image"){
+                        if(!(validate68(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "audio"){
+                        if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_use"){
+                        if(!(validate71(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "tool_result"){
+                        if(!(validate73(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+                          vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate128.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate128.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate128.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs6 === errors;
+              valid1 = _valid0;
+              ifClause0 = "then";
+            }
+            else {
+              const _errs14 = errors;
+              if(errors === _errs14){
+                if(Array.isArray(data1)){
+                  var valid8 = true;
+                  const len0 = data1.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs16 = errors;
+                    if(!(validate98(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid8 = _errs16 === errors;
+                    if(!valid8){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate128.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/else/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var _valid0 = _errs14 === errors;
+              valid1 = _valid0;
+              ifClause0 = "else";
+            }
             if(!valid1){
-              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/anyOf",keyword:"anyOf",params:{}};
+              const err1 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/if",keyword:"if",params:{failingKeyword: ifClause0}};
               if(vErrors === null){
                 vErrors = [err1];
               }
@@ -3142,17 +3078,6 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
               validate128.errors = vErrors;
               return false;
             }
-            else {
-              errors = _errs3;
-              if(vErrors !== null){
-                if(_errs3){
-                  vErrors.length = _errs3;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
             var valid0 = _errs2 === errors;
           }
           else {
@@ -3160,12 +3085,12 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.role !== undefined){
-              const _errs12 = errors;
+              const _errs17 = errors;
               if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
                 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                 errors = vErrors.length;
               }
-              var valid0 = _errs12 === errors;
+              var valid0 = _errs17 === errors;
             }
             else {
               var valid0 = true;
@@ -3924,7 +3849,7 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
 const schema54 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"properties":{"_meta":{"$ref":"MetaObject"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListRootsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -3932,7 +3857,7 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate152.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3940,11 +3865,11 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate152.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("roots/list" !== data0){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+            validate152.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3966,7 +3891,7 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate152.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -3979,11 +3904,11 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate153.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
@@ -3997,13 +3922,13 @@ const schema56 = {"$id":"ElicitRequestParams","anyOf":[{"$ref":"ElicitRequestFor
 const schema57 = {"$id":"ElicitRequestFormParams","properties":{"message":{"type":"string"},"mode":{"const":"form","type":"string"},"requestedSchema":{"properties":{"$schema":{"type":"string"},"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"};
 
 // prettier-ignore
-const schema58 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"},{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
+const schema58 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"},{"$ref":"UntitledMultiSelectEnumSchema"}]},{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
 
 // prettier-ignore
 const schema59 = {"$id":"StringSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
 
 // prettier-ignore
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="StringSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4011,14 +3936,14 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.type === undefined) && (missing0 = "type")){
-        validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate160.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate158.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4030,7 +3955,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate160.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate158.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4043,11 +3968,11 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.format;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
-                validate160.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
+                validate158.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-                validate160.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema59.properties.format.enum}}];
+                validate158.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema59.properties.format.enum}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -4060,7 +3985,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
                 let data3 = data.maxLength;
                 const _errs7 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                  validate160.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
+                  validate158.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -4073,7 +3998,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
                   let data4 = data.minLength;
                   const _errs9 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                    validate160.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
+                    validate158.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -4085,7 +4010,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.title !== undefined){
                     const _errs11 = errors;
                     if(typeof data.title !== "string"){
-                      validate160.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      validate158.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -4098,14 +4023,322 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
                       let data6 = data.type;
                       const _errs13 = errors;
                       if(typeof data6 !== "string"){
-                        validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        validate158.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       if("string" !== data6){
-                        validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                        validate158.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
+                    }
+                    else {
+                      var valid0 = true;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate158.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema60 = {"$id":"NumberSchema","properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
+
+// prettier-ignore
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="NumberSchema" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.default !== undefined){
+          const _errs1 = errors;
+          if(!(typeof data.default == "number")){
+            validate159.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs3 = errors;
+            if(typeof data.description !== "string"){
+              validate159.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.maximum !== undefined){
+              const _errs5 = errors;
+              if(!(typeof data.maximum == "number")){
+                validate159.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.minimum !== undefined){
+                const _errs7 = errors;
+                if(!(typeof data.minimum == "number")){
+                  validate159.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.title !== undefined){
+                  const _errs9 = errors;
+                  if(typeof data.title !== "string"){
+                    validate159.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.type !== undefined){
+                    let data5 = data.type;
+                    const _errs11 = errors;
+                    if(typeof data5 !== "string"){
+                      validate159.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((data5 === "integer") || (data5 === "number"))){
+                      validate159.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum}}];
+                      return false;
+                    }
+                    var valid0 = _errs11 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate159.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema61 = {"$id":"UntitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
+
+// prettier-ignore
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="UntitledMultiSelectEnumSchema" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.default !== undefined){
+          let data0 = data.default;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
+              var valid1 = true;
+              const len0 = data0.length;
+              for(let i0=0; i0<len0; i0++){
+                const _errs3 = errors;
+                if(typeof data0[i0] !== "string"){
+                  validate160.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid1 = _errs3 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate160.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs5 = errors;
+            if(typeof data.description !== "string"){
+              validate160.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.items !== undefined){
+              let data3 = data.items;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                  let missing1;
+                  if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+                    validate160.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    if(data3.enum !== undefined){
+                      let data4 = data3.enum;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(Array.isArray(data4)){
+                          var valid3 = true;
+                          const len1 = data4.length;
+                          for(let i1=0; i1<len1; i1++){
+                            const _errs11 = errors;
+                            if(typeof data4[i1] !== "string"){
+                              validate160.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                            if(!valid3){
+                              break;
+                            }
+                          }
+                        }
+                        else {
+                          validate160.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                          return false;
+                        }
+                      }
+                      var valid2 = _errs9 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data3.type !== undefined){
+                        let data6 = data3.type;
+                        const _errs13 = errors;
+                        if(typeof data6 !== "string"){
+                          validate160.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        if("string" !== data6){
+                          validate160.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                          return false;
+                        }
+                        var valid2 = _errs13 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate160.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.maxItems !== undefined){
+                let data7 = data.maxItems;
+                const _errs15 = errors;
+                if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+                  validate160.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
+                  return false;
+                }
+                var valid0 = _errs15 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.minItems !== undefined){
+                  let data8 = data.minItems;
+                  const _errs17 = errors;
+                  if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+                    validate160.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid0 = _errs17 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.title !== undefined){
+                    const _errs19 = errors;
+                    if(typeof data.title !== "string"){
+                      validate160.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs19 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                  if(valid0){
+                    if(data.type !== undefined){
+                      let data10 = data.type;
+                      const _errs21 = errors;
+                      if(typeof data10 !== "string"){
+                        validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if("array" !== data10){
+                        validate160.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
+                        return false;
+                      }
+                      var valid0 = _errs21 === errors;
                     }
                     else {
                       var valid0 = true;
@@ -4128,118 +4361,10 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-const schema60 = {"$id":"NumberSchema","properties":{"default":{"type":"number"},"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
+const schema62 = {"$id":"UntitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 // prettier-ignore
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="NumberSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate162.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.default !== undefined){
-          const _errs1 = errors;
-          if(!(typeof data.default == "number")){
-            validate162.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs3 = errors;
-            if(typeof data.description !== "string"){
-              validate162.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.maximum !== undefined){
-              const _errs5 = errors;
-              if(!(typeof data.maximum == "number")){
-                validate162.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.minimum !== undefined){
-                const _errs7 = errors;
-                if(!(typeof data.minimum == "number")){
-                  validate162.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.title !== undefined){
-                  const _errs9 = errors;
-                  if(typeof data.title !== "string"){
-                    validate162.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
-                    const _errs11 = errors;
-                    if(typeof data5 !== "string"){
-                      validate162.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((data5 === "integer") || (data5 === "number"))){
-                      validate162.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate162.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema61 = {"$id":"UntitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
-
-// prettier-ignore
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="UntitledSingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4247,14 +4372,14 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate165.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate166.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4266,7 +4391,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate165.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate166.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4285,7 +4410,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
                   for(let i0=0; i0<len0; i0++){
                     const _errs7 = errors;
                     if(typeof data2[i0] !== "string"){
-                      validate165.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                      validate166.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -4295,7 +4420,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate165.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                  validate166.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -4308,7 +4433,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs9 = errors;
                 if(typeof data.title !== "string"){
-                  validate165.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate166.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -4321,11 +4446,11 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.type;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
-                    validate165.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate166.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("string" !== data5){
-                    validate165.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    validate166.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                     return false;
                   }
                   var valid0 = _errs11 === errors;
@@ -4340,19 +4465,19 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate165.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema62 = {"$id":"TitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
+const schema63 = {"$id":"TitledSingleSelectEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"oneOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["oneOf","type"],"type":"object"};
 
 // prettier-ignore
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TitledSingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4360,14 +4485,14 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate167.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate168.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4379,7 +4504,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate167.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate168.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4402,14 +4527,14 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                         let missing1;
                         if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
-                          validate167.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                          validate168.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
                           return false;
                         }
                         else {
                           if(data3.const !== undefined){
                             const _errs9 = errors;
                             if(typeof data3.const !== "string"){
-                              validate167.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
+                              validate168.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid2 = _errs9 === errors;
@@ -4421,7 +4546,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                             if(data3.title !== undefined){
                               const _errs11 = errors;
                               if(typeof data3.title !== "string"){
-                                validate167.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                validate168.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
                               var valid2 = _errs11 === errors;
@@ -4433,7 +4558,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                         }
                       }
                       else {
-                        validate167.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"}}];
+                        validate168.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -4444,7 +4569,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate167.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"}}];
+                  validate168.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -4457,7 +4582,7 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs13 = errors;
                 if(typeof data.title !== "string"){
-                  validate167.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate168.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs13 === errors;
@@ -4470,11 +4595,11 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
                   let data7 = data.type;
                   const _errs15 = errors;
                   if(typeof data7 !== "string"){
-                    validate167.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate168.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("string" !== data7){
-                    validate167.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    validate168.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                     return false;
                   }
                   var valid0 = _errs15 === errors;
@@ -4489,211 +4614,11 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate167.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema63 = {"$id":"UntitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"enum":{"items":{"type":"string"},"type":"array"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
-
-// prettier-ignore
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UntitledMultiSelectEnumSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.default !== undefined){
-          let data0 = data.default;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs3 = errors;
-                if(typeof data0[i0] !== "string"){
-                  validate169.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate169.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs5 = errors;
-            if(typeof data.description !== "string"){
-              validate169.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                  let missing1;
-                  if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
-                    validate169.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(Array.isArray(data4)){
-                          var valid3 = true;
-                          const len1 = data4.length;
-                          for(let i1=0; i1<len1; i1++){
-                            const _errs11 = errors;
-                            if(typeof data4[i1] !== "string"){
-                              validate169.errors = [{instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                            if(!valid3){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          validate169.errors = [{instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"}}];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs9 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
-                        const _errs13 = errors;
-                        if(typeof data6 !== "string"){
-                          validate169.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        if("string" !== data6){
-                          validate169.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                          return false;
-                        }
-                        var valid2 = _errs13 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate169.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
-                const _errs15 = errors;
-                if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                  validate169.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
-                  return false;
-                }
-                var valid0 = _errs15 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
-                  const _errs17 = errors;
-                  if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-                    validate169.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid0 = _errs17 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.title !== undefined){
-                    const _errs19 = errors;
-                    if(typeof data.title !== "string"){
-                      validate169.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs19 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
-                      const _errs21 = errors;
-                      if(typeof data10 !== "string"){
-                        validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if("array" !== data10){
-                        validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
-                        return false;
-                      }
-                      var valid0 = _errs21 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate169.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
@@ -4701,7 +4626,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
 const schema64 = {"$id":"TitledMultiSelectEnumSchema","properties":{"default":{"items":{"type":"string"},"type":"array"},"description":{"type":"string"},"items":{"properties":{"anyOf":{"items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"},"type":"array"}},"required":["anyOf"],"type":"object"},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"const":"array","type":"string"}},"required":["items","type"],"type":"object"};
 
 // prettier-ignore
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="TitledMultiSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4709,7 +4634,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -4723,7 +4648,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
               for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
                 if(typeof data0[i0] !== "string"){
-                  validate171.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
+                  validate170.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid1 = _errs3 === errors;
@@ -4733,7 +4658,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate171.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
+              validate170.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"}}];
               return false;
             }
           }
@@ -4746,7 +4671,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs5 = errors;
             if(typeof data.description !== "string"){
-              validate171.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate170.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -4762,7 +4687,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                   let missing1;
                   if((data3.anyOf === undefined) && (missing1 = "anyOf")){
-                    validate171.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                    validate170.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
                     return false;
                   }
                   else {
@@ -4780,14 +4705,14 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
                                 let missing2;
                                 if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
-                                  validate171.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
+                                  validate170.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
                                   return false;
                                 }
                                 else {
                                   if(data5.const !== undefined){
                                     const _errs13 = errors;
                                     if(typeof data5.const !== "string"){
-                                      validate171.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
+                                      validate170.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
                                     var valid4 = _errs13 === errors;
@@ -4799,7 +4724,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                                     if(data5.title !== undefined){
                                       const _errs15 = errors;
                                       if(typeof data5.title !== "string"){
-                                        validate171.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                        validate170.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
                                       var valid4 = _errs15 === errors;
@@ -4811,7 +4736,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                                 }
                               }
                               else {
-                                validate171.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"}}];
+                                validate170.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
@@ -4822,7 +4747,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate171.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"}}];
+                          validate170.errors = [{instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"}}];
                           return false;
                         }
                       }
@@ -4830,7 +4755,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate171.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
+                  validate170.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -4844,7 +4769,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                 let data8 = data.maxItems;
                 const _errs17 = errors;
                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-                  validate171.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
+                  validate170.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
                   return false;
                 }
                 var valid0 = _errs17 === errors;
@@ -4857,7 +4782,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   let data9 = data.minItems;
                   const _errs19 = errors;
                   if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-                    validate171.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
+                    validate170.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid0 = _errs19 === errors;
@@ -4869,7 +4794,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.title !== undefined){
                     const _errs21 = errors;
                     if(typeof data.title !== "string"){
-                      validate171.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      validate170.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs21 === errors;
@@ -4882,11 +4807,11 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                       let data11 = data.type;
                       const _errs23 = errors;
                       if(typeof data11 !== "string"){
-                        validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        validate170.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       if("array" !== data11){
-                        validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
+                        validate170.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"}}];
                         return false;
                       }
                       var valid0 = _errs23 === errors;
@@ -4903,11 +4828,11 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate171.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
@@ -4915,7 +4840,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
 const schema65 = {"$id":"LegacyTitledEnumSchema","properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
 // prettier-ignore
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="LegacyTitledEnumSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -4923,14 +4848,14 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "string"){
-            validate173.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
+            validate172.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4942,7 +4867,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate173.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4961,7 +4886,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                   for(let i0=0; i0<len0; i0++){
                     const _errs7 = errors;
                     if(typeof data2[i0] !== "string"){
-                      validate173.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+                      validate172.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -4971,7 +4896,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate173.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+                  validate172.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -4991,7 +4916,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                     for(let i1=0; i1<len1; i1++){
                       const _errs11 = errors;
                       if(typeof data4[i1] !== "string"){
-                        validate173.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
+                        validate172.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid2 = _errs11 === errors;
@@ -5001,7 +4926,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate173.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
+                    validate172.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -5014,7 +4939,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.title !== undefined){
                   const _errs13 = errors;
                   if(typeof data.title !== "string"){
-                    validate173.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    validate172.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -5027,11 +4952,11 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                     let data7 = data.type;
                     const _errs15 = errors;
                     if(typeof data7 !== "string"){
-                      validate173.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      validate172.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     if("string" !== data7){
-                      validate173.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                      validate172.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
                       return false;
                     }
                     var valid0 = _errs15 === errors;
@@ -5047,384 +4972,147 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate173.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PrimitiveSchemaDefinition" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-          errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-              }
+          }
+          else if(tag0 === "integer"){
+            if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+              errors = vErrors.length;
             }
           }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate159.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate159.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitRequestFormParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
-        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.message !== undefined){
-          const _errs1 = errors;
-          if(typeof data.message !== "string"){
-            validate158.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
-            return false;
+          else if(tag0 === "number"){
+            if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+              errors = vErrors.length;
+            }
           }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate158.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
-              return false;
+          else if(tag0 === "boolean"){
+            if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+              errors = vErrors.length;
             }
-            if("form" !== data1){
-              validate158.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"}}];
-              return false;
+          }
+          else if(tag0 === "array"){
+            if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+              errors = vErrors.length;
             }
-            var valid0 = _errs3 === errors;
           }
           else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.requestedSchema !== undefined){
-              let data2 = data.requestedSchema;
-              const _errs5 = errors;
-              if(errors === _errs5){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  let missing1;
-                  if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
-                    validate158.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    if(data2.$schema !== undefined){
-                      const _errs7 = errors;
-                      if(typeof data2.$schema !== "string"){
-                        validate158.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data2.properties !== undefined){
-                        let data4 = data2.properties;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                            for(const key0 in data4){
-                              const _errs12 = errors;
-                              if(!(validate159(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
-                                vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate158.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data2.required !== undefined){
-                          let data6 = data2.required;
-                          const _errs13 = errors;
-                          if(errors === _errs13){
-                            if(Array.isArray(data6)){
-                              var valid3 = true;
-                              const len0 = data6.length;
-                              for(let i0=0; i0<len0; i0++){
-                                const _errs15 = errors;
-                                if(typeof data6[i0] !== "string"){
-                                  validate158.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid3 = _errs15 === errors;
-                                if(!valid3){
-                                  break;
-                                }
-                              }
-                            }
-                            else {
-                              validate158.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs13 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          if(data2.type !== undefined){
-                            let data8 = data2.type;
-                            const _errs17 = errors;
-                            if(typeof data8 !== "string"){
-                              validate158.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            if("object" !== data8){
-                              validate158.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                              return false;
-                            }
-                            var valid1 = _errs17 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate158.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
             }
             else {
-              var valid0 = true;
+              vErrors.push(err1);
             }
+            errors++;
           }
-        }
-      }
-    }
-    else {
-      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate158.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema66 = {"$id":"ElicitRequestURLParams","properties":{"message":{"type":"string"},"mode":{"const":"url","type":"string"},"url":{"type":"string"}},"required":["message","mode","url"],"type":"object"};
-
-// prettier-ignore
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitRequestURLParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
-        validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.message !== undefined){
-          const _errs1 = errors;
-          if(typeof data.message !== "string"){
-            validate177.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
         }
         else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate177.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("url" !== data1){
-              validate177.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
           }
           else {
-            var valid0 = true;
+            vErrors.push(err2);
           }
-          if(valid0){
-            if(data.url !== undefined){
-              const _errs5 = errors;
-              if(typeof data.url !== "string"){
-                validate177.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
+          errors++;
         }
       }
     }
     else {
-      validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
     }
-  }
-  validate177.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-    errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+    const _errs9 = errors;
+    if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs9 === errors;
     valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs10 = errors;
+      if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs10 === errors;
+      valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs11 = errors;
+        if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs11 === errors;
+        valid0 = valid0 || _valid0;
+        if(!valid0){
+          const _errs12 = errors;
+          if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData}))){
+            vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+            errors = vErrors.length;
+          }
+          var _valid0 = _errs12 === errors;
+          valid0 = valid0 || _valid0;
+        }
+      }
+    }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
     validate157.errors = vErrors;
@@ -5447,26 +5135,21 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
 
 // prettier-ignore
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitRequest" */;
+  /*# sourceURL="ElicitRequestFormParams" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
         validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.message !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("elicitation/create" !== data0){
-            validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
+          if(typeof data.message !== "string"){
+            validate156.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5475,16 +5158,135 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
+          if(data.mode !== undefined){
+            let data1 = data.mode;
             const _errs3 = errors;
-            if(!(validate157(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-              vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
-              errors = vErrors.length;
+            if(typeof data1 !== "string"){
+              validate156.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("form" !== data1){
+              validate156.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"}}];
+              return false;
             }
             var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.requestedSchema !== undefined){
+              let data2 = data.requestedSchema;
+              const _errs5 = errors;
+              if(errors === _errs5){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
+                    validate156.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    if(data2.$schema !== undefined){
+                      const _errs7 = errors;
+                      if(typeof data2.$schema !== "string"){
+                        validate156.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data2.properties !== undefined){
+                        let data4 = data2.properties;
+                        const _errs9 = errors;
+                        if(errors === _errs9){
+                          if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                            for(const key0 in data4){
+                              const _errs12 = errors;
+                              if(!(validate157(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
+                                vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+                                errors = vErrors.length;
+                              }
+                              var valid2 = _errs12 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate156.errors = [{instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data2.required !== undefined){
+                          let data6 = data2.required;
+                          const _errs13 = errors;
+                          if(errors === _errs13){
+                            if(Array.isArray(data6)){
+                              var valid3 = true;
+                              const len0 = data6.length;
+                              for(let i0=0; i0<len0; i0++){
+                                const _errs15 = errors;
+                                if(typeof data6[i0] !== "string"){
+                                  validate156.errors = [{instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid3 = _errs15 === errors;
+                                if(!valid3){
+                                  break;
+                                }
+                              }
+                            }
+                            else {
+                              validate156.errors = [{instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                              return false;
+                            }
+                          }
+                          var valid1 = _errs13 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                        if(valid1){
+                          if(data2.type !== undefined){
+                            let data8 = data2.type;
+                            const _errs17 = errors;
+                            if(typeof data8 !== "string"){
+                              validate156.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            if("object" !== data8){
+                              validate156.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                              return false;
+                            }
+                            var valid1 = _errs17 === errors;
+                          }
+                          else {
+                            var valid1 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate156.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -5499,36 +5301,96 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InputRequest" */;
+const schema66 = {"$id":"ElicitRequestURLParams","properties":{"message":{"type":"string"},"mode":{"const":"url","type":"string"},"url":{"type":"string"}},"required":["message","mode","url"],"type":"object"};
+
+// prettier-ignore
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ElicitRequestURLParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
+        validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.message !== undefined){
+          const _errs1 = errors;
+          if(typeof data.message !== "string"){
+            validate176.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.mode !== undefined){
+            let data1 = data.mode;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate176.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("url" !== data1){
+              validate176.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.url !== undefined){
+              const _errs5 = errors;
+              if(typeof data.url !== "string"){
+                validate176.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate176.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ElicitRequestParams" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+  if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+    if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-    }
   }
   if(!valid0){
     const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
@@ -5539,7 +5401,7 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate125.errors = vErrors;
+    validate155.errors = vErrors;
     return false;
   }
   else {
@@ -5551,6 +5413,112 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
       else {
         vErrors = null;
       }
+    }
+  }
+  validate155.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ElicitRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("elicitation/create" !== data0){
+            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            const _errs3 = errors;
+            if(!(validate155(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+              vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate154.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="InputRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "sampling/createMessage"){
+            if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "roots/list"){
+            if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "elicitation/create"){
+            if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate125.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate125.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate125.errors = vErrors;
@@ -5768,45 +5736,42 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.result !== undefined){
               let data2 = data.result;
               const _errs4 = errors;
-              const _errs5 = errors;
-              let valid1 = false;
-              const _errs6 = errors;
-              if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs7 = errors;
-                if(!(validate117(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                  vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
-              }
-              if(!valid1){
-                const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{}};
-                if(vErrors === null){
-                  vErrors = [err0];
-                }
-                else {
-                  vErrors.push(err0);
-                }
-                errors++;
-                validate120.errors = vErrors;
-                return false;
-              }
-              else {
-                errors = _errs5;
-                if(vErrors !== null){
-                  if(_errs5){
-                    vErrors.length = _errs5;
+              if(errors === _errs4){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate120.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
                   }
                   else {
-                    vErrors = null;
+                    const tag0 = data2.resultType;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "input_required"){
+                        if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "complete"){
+                        if(!(validate117(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate120.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate120.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+                      return false;
+                    }
                   }
+                }
+                else {
+                  validate120.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
                 }
               }
               var valid0 = _errs4 === errors;
@@ -5828,7 +5793,7 @@ function validate120(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateCancelledNotification = validate185;
+export const validateCancelledNotification = validate186;
 
 // prettier-ignore
 const schema67 = {"$id":"CancelledNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -5840,7 +5805,7 @@ const schema68 = {"$id":"CancelledNotificationParams","properties":{"_meta":{"$r
 const schema69 = {"$id":"NotificationMetaObject","properties":{"io.modelcontextprotocol/subscriptionId":{"$ref":"RequestId"}},"type":"object"};
 
 // prettier-ignore
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="NotificationMetaObject" */;
   let vErrors = null;
   let errors = 0;
@@ -5854,16 +5819,16 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate187.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CancelledNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -5871,14 +5836,14 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.requestId === undefined) && (missing0 = "requestId")){
-        validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+          if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -5890,7 +5855,7 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.reason !== undefined){
             const _errs2 = errors;
             if(typeof data.reason !== "string"){
-              validate186.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
+              validate187.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -5915,6 +5880,77 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
+      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate187.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="CancelledNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate186.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate186.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/cancelled" !== data1){
+              validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate187(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
       validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
@@ -5924,90 +5960,19 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CancelledNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate185.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate185.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/cancelled" !== data1){
-              validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate186(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate185.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateCancelledNotificationParams = validate186;
+export const validateCancelledNotificationParams = validate187;
 
 // prettier-ignore
 export const validateClientCapabilities = validate44;
 
 // prettier-ignore
-export const validateClientNotification = validate192;
+export const validateClientNotification = validate193;
 
 // prettier-ignore
 const schema70 = {"$id":"ClientNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/cancelled","type":"string"},"params":{"$ref":"CancelledNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6015,7 +5980,7 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6023,11 +5988,11 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate192.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate193.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate192.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate193.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6040,11 +6005,11 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate192.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate193.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/cancelled" !== data1){
-              validate192.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+              validate193.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -6055,8 +6020,8 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate186(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+              if(!(validate187(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -6069,19 +6034,19 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate192.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientRequest = validate194;
+export const validateClientRequest = validate195;
 
 // prettier-ignore
-const schema71 = {"$id":"ClientRequest","anyOf":[{"$ref":"DiscoverRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscriptionsListenRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"CompleteRequest"}]};
+const schema71 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"DiscoverRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscriptionsListenRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
 const schema72 = {"$id":"DiscoverRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"server/discover","type":"string"},"params":{"$ref":"RequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
@@ -6090,7 +6055,7 @@ const schema72 = {"$id":"DiscoverRequest","properties":{"id":{"$ref":"RequestId"
 const schema73 = {"$id":"RequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"}},"required":["_meta"],"type":"object"};
 
 // prettier-ignore
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="RequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -6098,7 +6063,7 @@ function validate197(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data._meta === undefined) && (missing0 = "_meta")){
-        validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6111,16 +6076,16 @@ function validate197(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate197.errors = vErrors;
+  validate198.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="DiscoverRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6128,7 +6093,7 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6148,11 +6113,11 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate195.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate196.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate195.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate196.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6165,11 +6130,11 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("server/discover" !== data2){
-                validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "server/discover"}}];
+                validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "server/discover"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -6180,8 +6145,8 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate197(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+                if(!(validate198(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -6195,11 +6160,11 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate195.errors = vErrors;
+  validate196.errors = vErrors;
   return errors === 0;
 }
 
@@ -6345,7 +6310,7 @@ function validate201(data, {instancePath="", parentData, parentDataProperty, roo
 const schema76 = {"$id":"ListResourceTemplatesRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"resources/templates/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourceTemplatesRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6353,7 +6318,7 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate207.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6373,11 +6338,11 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate207.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate206.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate207.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate206.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6390,11 +6355,11 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate207.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate206.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("resources/templates/list" !== data2){
-                validate207.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+                validate206.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -6420,11 +6385,11 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate207.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
 
@@ -6435,7 +6400,7 @@ const schema77 = {"$id":"ReadResourceRequest","properties":{"id":{"$ref":"Reques
 const schema78 = {"$id":"ReadResourceRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"inputResponses":{"$ref":"InputResponses"},"requestState":{"type":"string"},"uri":{"type":"string"}},"required":["_meta","uri"],"type":"object"};
 
 // prettier-ignore
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ReadResourceRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -6443,7 +6408,7 @@ function validate213(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6474,7 +6439,7 @@ function validate213(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.requestState !== undefined){
               const _errs3 = errors;
               if(typeof data.requestState !== "string"){
-                validate213.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
+                validate211.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -6486,94 +6451,10 @@ function validate213(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.uri !== undefined){
                 const _errs5 = errors;
                 if(typeof data.uri !== "string"){
-                  validate213.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  validate211.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate213.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate40(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate211.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate211.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate211.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("resources/read" !== data2){
-                validate211.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate213(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs6 === errors;
               }
               else {
                 var valid0 = true;
@@ -6593,6 +6474,90 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          const _errs1 = errors;
+          if(!(validate40(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate209.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate209.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              let data2 = data.method;
+              const _errs4 = errors;
+              if(typeof data2 !== "string"){
+                validate209.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("resources/read" !== data2){
+                validate209.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                const _errs6 = errors;
+                if(!(validate211(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs6 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate209.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
 const schema79 = {"$id":"SubscriptionsListenRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"subscriptions/listen","type":"string"},"params":{"$ref":"SubscriptionsListenRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
@@ -6602,7 +6567,7 @@ const schema80 = {"$id":"SubscriptionsListenRequestParams","properties":{"_meta"
 const schema81 = {"$id":"SubscriptionFilter","properties":{"promptsListChanged":{"type":"boolean"},"resourceSubscriptions":{"items":{"type":"string"},"type":"array"},"resourcesListChanged":{"type":"boolean"},"toolsListChanged":{"type":"boolean"}},"type":"object"};
 
 // prettier-ignore
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionFilter" */;
   let vErrors = null;
   let errors = 0;
@@ -6611,7 +6576,7 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
       if(data.promptsListChanged !== undefined){
         const _errs1 = errors;
         if(typeof data.promptsListChanged !== "boolean"){
-          validate222.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
+          validate219.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -6630,7 +6595,7 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
               for(let i0=0; i0<len0; i0++){
                 const _errs5 = errors;
                 if(typeof data1[i0] !== "string"){
-                  validate222.errors = [{instancePath:instancePath+"/resourceSubscriptions/" + i0,schemaPath:"#/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"}}];
+                  validate219.errors = [{instancePath:instancePath+"/resourceSubscriptions/" + i0,schemaPath:"#/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid1 = _errs5 === errors;
@@ -6640,7 +6605,7 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate222.errors = [{instancePath:instancePath+"/resourceSubscriptions",schemaPath:"#/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"}}];
+              validate219.errors = [{instancePath:instancePath+"/resourceSubscriptions",schemaPath:"#/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"}}];
               return false;
             }
           }
@@ -6653,7 +6618,7 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.resourcesListChanged !== undefined){
             const _errs7 = errors;
             if(typeof data.resourcesListChanged !== "boolean"){
-              validate222.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
+              validate219.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
             var valid0 = _errs7 === errors;
@@ -6665,7 +6630,7 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.toolsListChanged !== undefined){
               const _errs9 = errors;
               if(typeof data.toolsListChanged !== "boolean"){
-                validate222.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
+                validate219.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -6678,16 +6643,16 @@ function validate222(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate222.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsListenRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -6695,7 +6660,7 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.notifications === undefined) && (missing0 = "notifications"))){
-        validate220.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6713,8 +6678,8 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.notifications !== undefined){
             const _errs2 = errors;
-            if(!(validate222(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-              vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+            if(!(validate219(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+              vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -6726,16 +6691,16 @@ function validate220(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate220.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsListenRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6743,7 +6708,7 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6763,11 +6728,11 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate218.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate215.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate218.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate215.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6780,11 +6745,11 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate218.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate215.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("subscriptions/listen" !== data2){
-                validate218.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "subscriptions/listen"}}];
+                validate215.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "subscriptions/listen"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -6795,8 +6760,8 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate220(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+                if(!(validate217(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -6810,11 +6775,11 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate218.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
 
@@ -6822,7 +6787,7 @@ function validate218(data, {instancePath="", parentData, parentDataProperty, roo
 const schema82 = {"$id":"ListPromptsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"prompts/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListPromptsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6830,7 +6795,7 @@ function validate226(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate222.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6850,11 +6815,11 @@ function validate226(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate226.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate222.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate226.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate222.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6867,11 +6832,11 @@ function validate226(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate226.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate222.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("prompts/list" !== data2){
-                validate226.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+                validate222.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -6897,11 +6862,11 @@ function validate226(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate226.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
 
@@ -6912,7 +6877,7 @@ const schema83 = {"$id":"GetPromptRequest","properties":{"id":{"$ref":"RequestId
 const schema84 = {"$id":"GetPromptRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"inputResponses":{"$ref":"InputResponses"},"name":{"type":"string"},"requestState":{"type":"string"}},"required":["_meta","name"],"type":"object"};
 
 // prettier-ignore
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -6920,7 +6885,7 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6944,7 +6909,7 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
                 for(const key0 in data1){
                   const _errs5 = errors;
                   if(typeof data1[key0] !== "string"){
-                    validate232.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                    validate227.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -6954,7 +6919,7 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate232.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                validate227.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6979,7 +6944,7 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.name !== undefined){
                 const _errs8 = errors;
                 if(typeof data.name !== "string"){
-                  validate232.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate227.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -6991,7 +6956,7 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.requestState !== undefined){
                   const _errs10 = errors;
                   if(typeof data.requestState !== "string"){
-                    validate232.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
+                    validate227.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -7006,16 +6971,16 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate232.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -7023,7 +6988,7 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7043,11 +7008,11 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate230.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate225.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate230.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate225.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7060,11 +7025,11 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate230.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate225.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("prompts/get" !== data2){
-                validate230.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+                validate225.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -7075,8 +7040,8 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate232(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+                if(!(validate227(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -7090,11 +7055,11 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate230.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
@@ -7102,7 +7067,7 @@ function validate230(data, {instancePath="", parentData, parentDataProperty, roo
 const schema85 = {"$id":"ListToolsRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"tools/list","type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListToolsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -7110,7 +7075,7 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7130,11 +7095,11 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate237.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate231.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate237.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate231.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7147,11 +7112,11 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate237.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate231.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("tools/list" !== data2){
-                validate237.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+                validate231.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -7177,11 +7142,11 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate237.errors = vErrors;
+  validate231.errors = vErrors;
   return errors === 0;
 }
 
@@ -7189,13 +7154,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
 const schema86 = {"$id":"CompleteRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"completion/complete","type":"string"},"params":{"$ref":"CompleteRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-const schema87 = {"$id":"CompleteRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"anyOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["_meta","argument","ref"],"type":"object"};
+const schema87 = {"$id":"CompleteRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["_meta","argument","ref"],"type":"object"};
 
 // prettier-ignore
 const schema88 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
 
 // prettier-ignore
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptReference" */;
   let vErrors = null;
   let errors = 0;
@@ -7203,14 +7168,14 @@ function validate246(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.name !== undefined){
           const _errs1 = errors;
           if(typeof data.name !== "string"){
-            validate246.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            validate238.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7222,7 +7187,7 @@ function validate246(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.title !== undefined){
             const _errs3 = errors;
             if(typeof data.title !== "string"){
-              validate246.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              validate238.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -7235,11 +7200,11 @@ function validate246(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.type;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
-                validate246.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                validate238.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("ref/prompt" !== data2){
-                validate246.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                validate238.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -7252,11 +7217,11 @@ function validate246(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate246.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
 
@@ -7264,7 +7229,7 @@ function validate246(data, {instancePath="", parentData, parentDataProperty, roo
 const schema89 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceTemplateReference" */;
   let vErrors = null;
   let errors = 0;
@@ -7272,7 +7237,7 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7280,11 +7245,11 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.type;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate248.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ref/resource" !== data0){
-            validate248.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7296,7 +7261,7 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs3 = errors;
             if(typeof data.uri !== "string"){
-              validate248.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate239.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -7308,16 +7273,16 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate248.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -7325,7 +7290,7 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data._meta === undefined) && (missing0 = "_meta")) || ((data.argument === undefined) && (missing0 = "argument"))) || ((data.ref === undefined) && (missing0 = "ref"))){
-        validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate236.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7348,14 +7313,14 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.name === undefined) && (missing1 = "name")) || ((data1.value === undefined) && (missing1 = "value"))){
-                  validate244.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate236.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.name !== undefined){
                     const _errs4 = errors;
                     if(typeof data1.name !== "string"){
-                      validate244.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      validate236.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs4 === errors;
@@ -7367,7 +7332,7 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data1.value !== undefined){
                       const _errs6 = errors;
                       if(typeof data1.value !== "string"){
-                        validate244.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                        validate236.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid1 = _errs6 === errors;
@@ -7379,7 +7344,7 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate244.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                validate236.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7402,7 +7367,7 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
                         for(const key0 in data5){
                           const _errs13 = errors;
                           if(typeof data5[key0] !== "string"){
-                            validate244.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            validate236.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           var valid3 = _errs13 === errors;
@@ -7412,14 +7377,14 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
                         }
                       }
                       else {
-                        validate244.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        validate236.errors = [{instancePath:instancePath+"/context/arguments",schemaPath:"#/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
                   }
                 }
                 else {
-                  validate244.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"}}];
+                  validate236.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -7432,45 +7397,42 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.ref !== undefined){
                 let data7 = data.ref;
                 const _errs15 = errors;
-                const _errs16 = errors;
-                let valid4 = false;
-                const _errs17 = errors;
-                if(!(validate246(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-                  vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs17 === errors;
-                valid4 = valid4 || _valid0;
-                if(!valid4){
-                  const _errs18 = errors;
-                  if(!(validate248(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-                    vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs18 === errors;
-                  valid4 = valid4 || _valid0;
-                }
-                if(!valid4){
-                  const err0 = {instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/anyOf",keyword:"anyOf",params:{}};
-                  if(vErrors === null){
-                    vErrors = [err0];
-                  }
-                  else {
-                    vErrors.push(err0);
-                  }
-                  errors++;
-                  validate244.errors = vErrors;
-                  return false;
-                }
-                else {
-                  errors = _errs16;
-                  if(vErrors !== null){
-                    if(_errs16){
-                      vErrors.length = _errs16;
+                if(errors === _errs15){
+                  if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                    let missing2;
+                    if((data7.type === undefined) && (missing2 = "type")){
+                      validate236.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
+                      return false;
                     }
                     else {
-                      vErrors = null;
+                      const tag0 = data7.type;
+                      if(typeof tag0 == "string"){
+                        if(tag0 === "ref/prompt"){
+                          if(!(validate238(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+                            vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+                            errors = vErrors.length;
+                          }
+                        }
+                        else if(tag0 === "ref/resource"){
+                          if(!(validate239(data7, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+                            vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+                            errors = vErrors.length;
+                          }
+                        }
+                        else {
+                          validate236.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                          return false;
+                        }
+                      }
+                      else {
+                        validate236.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                        return false;
+                      }
                     }
+                  }
+                  else {
+                    validate236.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                    return false;
                   }
                 }
                 var valid0 = _errs15 === errors;
@@ -7484,16 +7446,16 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate244.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -7501,7 +7463,7 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7521,11 +7483,11 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate234.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate234.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7538,11 +7500,11 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate234.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("completion/complete" !== data2){
-                validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+                validate234.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -7553,8 +7515,8 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 const _errs6 = errors;
-                if(!(validate244(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+                if(!(validate236(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                  vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -7568,138 +7530,111 @@ function validate242(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate242.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate201(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate226(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate230(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate194.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "server/discover"){
+            if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            if(!(validate201(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/read"){
+            if(!(validate209(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate209.errors : vErrors.concat(validate209.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "subscriptions/listen"){
+            if(!(validate215(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            if(!(validate225(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/list"){
+            if(!(validate231(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "tools/call"){
+            if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate195.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate195.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate194.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientResult = validate252;
+export const validateClientResult = validate253;
 
 // prettier-ignore
 const schema90 = {"$id":"ClientResult","$ref":"Result"};
@@ -7708,7 +7643,7 @@ const schema90 = {"$id":"ClientResult","$ref":"Result"};
 const schema91 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"$ref":"ResultMetaObject"},"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
 
 // prettier-ignore
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Result" */;
   let vErrors = null;
   let errors = 0;
@@ -7716,7 +7651,7 @@ function validate253(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resultType === undefined) && (missing0 = "resultType")){
-        validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate254.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7735,7 +7670,7 @@ function validate253(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.resultType !== undefined){
             const _errs3 = errors;
             if(typeof data.resultType !== "string"){
-              validate253.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+              validate254.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -7747,41 +7682,41 @@ function validate253(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
+  }
+  validate254.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ClientResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(!(validate254(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+    errors = vErrors.length;
   }
   validate253.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-    errors = vErrors.length;
-  }
-  validate252.errors = vErrors;
-  return errors === 0;
-}
+export const validateCompleteRequest = validate234;
 
 // prettier-ignore
-export const validateCompleteRequest = validate242;
+export const validateCompleteRequestParams = validate236;
 
 // prettier-ignore
-export const validateCompleteRequestParams = validate244;
-
-// prettier-ignore
-export const validateCompleteResult = validate256;
+export const validateCompleteResult = validate257;
 
 // prettier-ignore
 const schema92 = {"$id":"CompleteResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"maxItems":100,"type":"array"}},"required":["values"],"type":"object"},"resultType":{"type":"string","const":"complete"}},"required":["completion","resultType"],"type":"object"};
 
 // prettier-ignore
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteResult" */;
   let vErrors = null;
   let errors = 0;
@@ -7789,7 +7724,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.completion === undefined) && (missing0 = "completion")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
-        validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7812,14 +7747,14 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.values === undefined) && (missing1 = "values")){
-                  validate256.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate257.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.hasMore !== undefined){
                     const _errs4 = errors;
                     if(typeof data1.hasMore !== "boolean"){
-                      validate256.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+                      validate257.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
                     var valid1 = _errs4 === errors;
@@ -7832,7 +7767,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
                       let data3 = data1.total;
                       const _errs6 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate256.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+                        validate257.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
                         return false;
                       }
                       var valid1 = _errs6 === errors;
@@ -7847,7 +7782,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
                         if(errors === _errs8){
                           if(Array.isArray(data4)){
                             if(data4.length > 100){
-                              validate256.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/maxItems",keyword:"maxItems",params:{limit: 100}}];
+                              validate257.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/maxItems",keyword:"maxItems",params:{limit: 100}}];
                               return false;
                             }
                             else {
@@ -7856,7 +7791,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
                               for(let i0=0; i0<len0; i0++){
                                 const _errs10 = errors;
                                 if(typeof data4[i0] !== "string"){
-                                  validate256.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+                                  validate257.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
                                 var valid2 = _errs10 === errors;
@@ -7867,7 +7802,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
                             }
                           }
                           else {
-                            validate256.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+                            validate257.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
                             return false;
                           }
                         }
@@ -7881,7 +7816,7 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate256.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+                validate257.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7895,11 +7830,11 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
               let data6 = data.resultType;
               const _errs12 = errors;
               if(typeof data6 !== "string"){
-                validate256.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                validate257.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("complete" !== data6){
-                validate256.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                validate257.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                 return false;
               }
               var valid0 = _errs12 === errors;
@@ -7912,22 +7847,22 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate256.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCompleteResultResponse = validate258;
+export const validateCompleteResultResponse = validate259;
 
 // prettier-ignore
 const schema93 = {"$id":"CompleteResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"CompleteResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="CompleteResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -7935,7 +7870,7 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7955,11 +7890,11 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate258.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate259.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate258.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate259.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7970,8 +7905,8 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate256(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+              if(!(validate257(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -7984,16 +7919,16 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate258.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateContentBlock = validate79;
+export const validateContentBlock = validate75;
 
 // prettier-ignore
 export const validateCreateMessageRequest = validate126;
@@ -8005,29 +7940,29 @@ export const validateCreateMessageRequestParams = validate127;
 export const validateCreateMessageResult = validate63;
 
 // prettier-ignore
-export const validateCursor = validate261;
+export const validateCursor = validate262;
 
 // prettier-ignore
 const schema94 = {"$id":"Cursor","type":"string"};
 
 // prettier-ignore
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Cursor" */;
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
     return false;
   }
-  validate261.errors = vErrors;
+  validate262.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateDiscoverRequest = validate195;
+export const validateDiscoverRequest = validate196;
 
 // prettier-ignore
-export const validateDiscoverResult = validate262;
+export const validateDiscoverResult = validate263;
 
 // prettier-ignore
 const schema95 = {"$id":"DiscoverResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"resultType":{"type":"string","const":"complete"},"supportedVersions":{"items":{"type":"string"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"type":"object"};
@@ -8036,7 +7971,7 @@ const schema95 = {"$id":"DiscoverResult","properties":{"_meta":{"$ref":"ResultMe
 const schema96 = {"$id":"ServerCapabilities","properties":{"completions":{"$ref":"JSONObject"},"experimental":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"logging":{"$ref":"JSONObject"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -8072,7 +8007,7 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate264.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              validate265.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -8100,7 +8035,7 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate264.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "object"}}];
+                validate265.errors = [{instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -8129,13 +8064,13 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
                     if(data6.listChanged !== undefined){
                       if(typeof data6.listChanged !== "boolean"){
-                        validate264.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        validate265.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
                     }
                   }
                   else {
-                    validate264.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                    validate265.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -8153,7 +8088,7 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data8.listChanged !== undefined){
                         const _errs17 = errors;
                         if(typeof data8.listChanged !== "boolean"){
-                          validate264.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                          validate265.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
                         var valid4 = _errs17 === errors;
@@ -8165,7 +8100,7 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                         if(data8.subscribe !== undefined){
                           const _errs19 = errors;
                           if(typeof data8.subscribe !== "boolean"){
-                            validate264.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                            validate265.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
                           var valid4 = _errs19 === errors;
@@ -8176,7 +8111,7 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                       }
                     }
                     else {
-                      validate264.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                      validate265.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -8193,13 +8128,13 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                         if(data11.listChanged !== undefined){
                           if(typeof data11.listChanged !== "boolean"){
-                            validate264.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                            validate265.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
                         }
                       }
                       else {
-                        validate264.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                        validate265.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -8216,16 +8151,16 @@ function validate264(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate264.errors = vErrors;
+  validate265.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="DiscoverResult" */;
   let vErrors = null;
   let errors = 0;
@@ -8233,7 +8168,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.supportedVersions === undefined) && (missing0 = "supportedVersions"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8253,11 +8188,11 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate262.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate263.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate262.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema95.properties.cacheScope.enum}}];
+              validate263.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema95.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -8268,8 +8203,8 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.capabilities !== undefined){
               const _errs4 = errors;
-              if(!(validate264(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-                vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+              if(!(validate265(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
+                vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -8281,7 +8216,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.instructions !== undefined){
                 const _errs5 = errors;
                 if(typeof data.instructions !== "string"){
-                  validate262.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                  validate263.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -8294,11 +8229,11 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                   let data4 = data.resultType;
                   const _errs7 = errors;
                   if(typeof data4 !== "string"){
-                    validate262.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                    validate263.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("complete" !== data4){
-                    validate262.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                    validate263.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -8317,7 +8252,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                         for(let i0=0; i0<len0; i0++){
                           const _errs11 = errors;
                           if(typeof data5[i0] !== "string"){
-                            validate262.errors = [{instancePath:instancePath+"/supportedVersions/" + i0,schemaPath:"#/properties/supportedVersions/items/type",keyword:"type",params:{type: "string"}}];
+                            validate263.errors = [{instancePath:instancePath+"/supportedVersions/" + i0,schemaPath:"#/properties/supportedVersions/items/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           var valid1 = _errs11 === errors;
@@ -8327,7 +8262,7 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                         }
                       }
                       else {
-                        validate262.errors = [{instancePath:instancePath+"/supportedVersions",schemaPath:"#/properties/supportedVersions/type",keyword:"type",params:{type: "array"}}];
+                        validate263.errors = [{instancePath:instancePath+"/supportedVersions",schemaPath:"#/properties/supportedVersions/type",keyword:"type",params:{type: "array"}}];
                         return false;
                       }
                     }
@@ -8341,13 +8276,13 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
                       let data7 = data.ttlMs;
                       const _errs13 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                        validate262.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                        validate263.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                         return false;
                       }
                       if(errors === _errs13){
                         if(typeof data7 == "number"){
                           if(data7 < 0 || isNaN(data7)){
-                            validate262.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                            validate263.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                             return false;
                           }
                         }
@@ -8366,22 +8301,22 @@ function validate262(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate262.errors = vErrors;
+  validate263.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateDiscoverResultResponse = validate270;
+export const validateDiscoverResultResponse = validate271;
 
 // prettier-ignore
 const schema97 = {"$id":"DiscoverResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"DiscoverResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="DiscoverResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -8389,7 +8324,7 @@ function validate270(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8409,11 +8344,11 @@ function validate270(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate270.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate271.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate270.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate271.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -8424,8 +8359,8 @@ function validate270(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate262(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+              if(!(validate263(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -8438,117 +8373,166 @@ function validate270(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate270.errors = vErrors;
+  validate271.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateElicitRequest = validate156;
+export const validateElicitRequest = validate154;
 
 // prettier-ignore
-export const validateElicitRequestFormParams = validate158;
+export const validateElicitRequestFormParams = validate156;
 
 // prettier-ignore
-export const validateElicitRequestParams = validate157;
+export const validateElicitRequestParams = validate155;
 
 // prettier-ignore
-export const validateElicitRequestURLParams = validate177;
+export const validateElicitRequestURLParams = validate176;
 
 // prettier-ignore
 export const validateElicitResult = validate112;
 
 // prettier-ignore
-export const validateEmbeddedResource = validate88;
+export const validateEmbeddedResource = validate80;
 
 // prettier-ignore
-export const validateEmptyResult = validate273;
+export const validateEmptyResult = validate274;
 
 // prettier-ignore
 const schema98 = {"$id":"EmptyResult","$ref":"Result"};
 
 // prettier-ignore
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EmptyResult" */;
   let vErrors = null;
   let errors = 0;
-  if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+  if(!(validate254(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
     errors = vErrors.length;
   }
-  validate273.errors = vErrors;
+  validate274.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEnumSchema = validate275;
+export const validateEnumSchema = validate276;
 
 // prettier-ignore
-const schema99 = {"$id":"EnumSchema","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
+const schema99 = {"$id":"EnumSchema","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"UntitledMultiSelectEnumSchema"}]},{"$ref":"TitledSingleSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"},{"$ref":"LegacyTitledEnumSchema"}]};
 
 // prettier-ignore
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-    errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "array"){
+            if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+    const _errs6 = errors;
+    if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs6 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+      const _errs7 = errors;
+      if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs7 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+        const _errs8 = errors;
+        if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs8 === errors;
         valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-        }
       }
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
-    validate275.errors = vErrors;
+    validate276.errors = vErrors;
     return false;
   }
   else {
@@ -8562,18 +8546,18 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate275.errors = vErrors;
+  validate276.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateError = validate281;
+export const validateError = validate282;
 
 // prettier-ignore
 const schema100 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Error" */;
   let vErrors = null;
   let errors = 0;
@@ -8581,7 +8565,7 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8589,7 +8573,7 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.code;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate281.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            validate282.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8601,7 +8585,7 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate281.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate282.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8613,22 +8597,22 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate281.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateGetPromptRequest = validate230;
+export const validateGetPromptRequest = validate225;
 
 // prettier-ignore
-export const validateGetPromptRequestParams = validate232;
+export const validateGetPromptRequestParams = validate227;
 
 // prettier-ignore
-export const validateGetPromptResult = validate282;
+export const validateGetPromptResult = validate283;
 
 // prettier-ignore
 const schema101 = {"$id":"GetPromptResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"},"resultType":{"type":"string","const":"complete"}},"required":["messages","resultType"],"type":"object"};
@@ -8637,7 +8621,7 @@ const schema101 = {"$id":"GetPromptResult","properties":{"_meta":{"$ref":"Result
 const schema102 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
 // prettier-ignore
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptMessage" */;
   let vErrors = null;
   let errors = 0;
@@ -8645,14 +8629,14 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.content !== undefined){
           const _errs1 = errors;
-          if(!(validate79(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-            vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+          if(!(validate75(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -8676,16 +8660,16 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate284.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptResult" */;
   let vErrors = null;
   let errors = 0;
@@ -8693,7 +8677,7 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.messages === undefined) && (missing0 = "messages")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
-        validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8712,7 +8696,7 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs2 = errors;
             if(typeof data.description !== "string"){
-              validate282.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate283.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -8730,8 +8714,8 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs6 = errors;
-                    if(!(validate284(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+                    if(!(validate285(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs6 === errors;
@@ -8741,7 +8725,7 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate282.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  validate283.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -8755,11 +8739,11 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
                 let data4 = data.resultType;
                 const _errs7 = errors;
                 if(typeof data4 !== "string"){
-                  validate282.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                  validate283.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("complete" !== data4){
-                  validate282.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                  validate283.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -8773,22 +8757,22 @@ function validate282(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate282.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateGetPromptResultResponse = validate288;
+export const validateGetPromptResultResponse = validate289;
 
 // prettier-ignore
-const schema103 = {"$id":"GetPromptResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult"},{"$ref":"GetPromptResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema103 = {"$id":"GetPromptResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"GetPromptResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="GetPromptResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -8796,7 +8780,7 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8816,11 +8800,11 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate288.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate289.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate288.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate289.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -8832,45 +8816,42 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.result !== undefined){
               let data2 = data.result;
               const _errs4 = errors;
-              const _errs5 = errors;
-              let valid1 = false;
-              const _errs6 = errors;
-              if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs7 = errors;
-                if(!(validate282(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                  vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
-              }
-              if(!valid1){
-                const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{}};
-                if(vErrors === null){
-                  vErrors = [err0];
-                }
-                else {
-                  vErrors.push(err0);
-                }
-                errors++;
-                validate288.errors = vErrors;
-                return false;
-              }
-              else {
-                errors = _errs5;
-                if(vErrors !== null){
-                  if(_errs5){
-                    vErrors.length = _errs5;
+              if(errors === _errs4){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate289.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
                   }
                   else {
-                    vErrors = null;
+                    const tag0 = data2.resultType;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "input_required"){
+                        if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "complete"){
+                        if(!(validate283(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate289.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate289.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+                      return false;
+                    }
                   }
+                }
+                else {
+                  validate289.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
                 }
               }
               var valid0 = _errs4 === errors;
@@ -8883,22 +8864,22 @@ function validate288(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate288.errors = vErrors;
+  validate289.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateHeaderMismatchError = validate292;
+export const validateHeaderMismatchError = validate293;
 
 // prettier-ignore
 const schema104 = {"$id":"HeaderMismatchError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="HeaderMismatchError" */;
   let vErrors = null;
   let errors = 0;
@@ -8906,7 +8887,7 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8914,8 +8895,8 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.error;
           const _errs1 = errors;
           const _errs2 = errors;
-          if(!(validate281(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+          if(!(validate282(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
             errors = vErrors.length;
           }
           var valid1 = _errs2 === errors;
@@ -8925,25 +8906,25 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
               if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
                 let missing1;
                 if((data0.code === undefined) && (missing1 = "code")){
-                  validate292.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate293.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data0.code !== undefined){
                     let data1 = data0.code;
                     if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                      validate292.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                      validate293.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(-32020 !== data1){
-                      validate292.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32020}}];
+                      validate293.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32020}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate292.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+                validate293.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -8971,11 +8952,11 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
               let data3 = data.jsonrpc;
               const _errs8 = errors;
               if(typeof data3 !== "string"){
-                validate292.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate293.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data3){
-                validate292.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate293.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs8 === errors;
@@ -8988,11 +8969,11 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate292.errors = vErrors;
+  validate293.errors = vErrors;
   return errors === 0;
 }
 
@@ -9000,13 +8981,13 @@ function validate292(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateIcon = validate35;
 
 // prettier-ignore
-export const validateIcons = validate295;
+export const validateIcons = validate296;
 
 // prettier-ignore
 const schema105 = {"$id":"Icons","properties":{"icons":{"items":{"$ref":"Icon"},"type":"array"}},"type":"object"};
 
 // prettier-ignore
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Icons" */;
   let vErrors = null;
   let errors = 0;
@@ -9032,23 +9013,23 @@ function validate295(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            validate295.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+            validate296.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate295.errors = vErrors;
+  validate296.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateImageContent = validate69;
+export const validateImageContent = validate68;
 
 // prettier-ignore
 export const validateImplementation = validate34;
@@ -9066,13 +9047,13 @@ export const validateInputRequiredResult = validate122;
 export const validateInputResponse = validate62;
 
 // prettier-ignore
-export const validateInputResponseRequestParams = validate297;
+export const validateInputResponseRequestParams = validate298;
 
 // prettier-ignore
 const schema106 = {"$id":"InputResponseRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"inputResponses":{"$ref":"InputResponses"},"requestState":{"type":"string"}},"required":["_meta"],"type":"object"};
 
 // prettier-ignore
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="InputResponseRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -9080,7 +9061,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data._meta === undefined) && (missing0 = "_meta")){
-        validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate298.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9111,7 +9092,7 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.requestState !== undefined){
               const _errs3 = errors;
               if(typeof data.requestState !== "string"){
-                validate297.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
+                validate298.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -9124,11 +9105,11 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate297.errors = vErrors;
+  validate298.errors = vErrors;
   return errors === 0;
 }
 
@@ -9136,73 +9117,14 @@ function validate297(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateInputResponses = validate61;
 
 // prettier-ignore
-export const validateInternalError = validate300;
+export const validateInternalError = validate301;
 
 // prettier-ignore
 const schema107 = {"$id":"InternalError","properties":{"code":{"const":-32603,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InternalError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.code !== undefined){
-          let data0 = data.code;
-          const _errs1 = errors;
-          if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate300.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
-            return false;
-          }
-          if(-32603 !== data0){
-            validate300.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32603}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.message !== undefined){
-            const _errs3 = errors;
-            if(typeof data.message !== "string"){
-              validate300.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate300.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateInvalidParamsError = validate301;
-
-// prettier-ignore
-const schema108 = {"$id":"InvalidParamsError","properties":{"code":{"const":-32602,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
-
-// prettier-ignore
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InvalidParamsError" */;
+  /*# sourceURL="InternalError" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -9220,8 +9142,8 @@ function validate301(data, {instancePath="", parentData, parentDataProperty, roo
             validate301.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
-          if(-32602 !== data0){
-            validate301.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32602}}];
+          if(-32603 !== data0){
+            validate301.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32603}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9254,14 +9176,14 @@ function validate301(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateInvalidRequestError = validate302;
+export const validateInvalidParamsError = validate302;
 
 // prettier-ignore
-const schema109 = {"$id":"InvalidRequestError","properties":{"code":{"const":-32600,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
+const schema108 = {"$id":"InvalidParamsError","properties":{"code":{"const":-32602,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InvalidRequestError" */;
+  /*# sourceURL="InvalidParamsError" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -9279,8 +9201,8 @@ function validate302(data, {instancePath="", parentData, parentDataProperty, roo
             validate302.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
-          if(-32600 !== data0){
-            validate302.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32600}}];
+          if(-32602 !== data0){
+            validate302.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32602}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9313,13 +9235,72 @@ function validate302(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateJSONArray = validate303;
+export const validateInvalidRequestError = validate303;
+
+// prettier-ignore
+const schema109 = {"$id":"InvalidRequestError","properties":{"code":{"const":-32600,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
+
+// prettier-ignore
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="InvalidRequestError" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+        validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.code !== undefined){
+          let data0 = data.code;
+          const _errs1 = errors;
+          if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+            validate303.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            return false;
+          }
+          if(-32600 !== data0){
+            validate303.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32600}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.message !== undefined){
+            const _errs3 = errors;
+            if(typeof data.message !== "string"){
+              validate303.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate303.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateJSONArray = validate304;
 
 // prettier-ignore
 const schema110 = {"$id":"JSONArray","items":{"$ref":"JSONValue"},"type":"array"};
 
 // prettier-ignore
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONArray" */;
   let vErrors = null;
   let errors = 0;
@@ -9340,11 +9321,11 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
+      validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
       return false;
     }
   }
-  validate303.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 }
 
@@ -9352,13 +9333,13 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateJSONObject = validate45;
 
 // prettier-ignore
-export const validateJSONRPCErrorResponse = validate305;
+export const validateJSONRPCErrorResponse = validate306;
 
 // prettier-ignore
 const schema111 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCErrorResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -9366,14 +9347,14 @@ function validate305(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.error !== undefined){
           const _errs1 = errors;
-          if(!(validate281(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+          if(!(validate282(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -9398,11 +9379,11 @@ function validate305(data, {instancePath="", parentData, parentDataProperty, roo
               let data2 = data.jsonrpc;
               const _errs3 = errors;
               if(typeof data2 !== "string"){
-                validate305.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate306.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data2){
-                validate305.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate306.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -9415,16 +9396,16 @@ function validate305(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate305.errors = vErrors;
+  validate306.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCMessage = validate308;
+export const validateJSONRPCMessage = validate309;
 
 // prettier-ignore
 const schema112 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResultResponse"},{"$ref":"JSONRPCErrorResponse"}]};
@@ -9433,7 +9414,7 @@ const schema112 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$
 const schema113 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -9441,7 +9422,7 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9461,11 +9442,11 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate309.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate310.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate309.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate310.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -9477,7 +9458,7 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs4 = errors;
               if(typeof data.method !== "string"){
-                validate309.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate310.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -9493,7 +9474,7 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                   }
                   else {
-                    validate309.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate310.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -9508,11 +9489,11 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate309.errors = vErrors;
+  validate310.errors = vErrors;
   return errors === 0;
 }
 
@@ -9520,7 +9501,7 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
 const schema114 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -9528,7 +9509,7 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9536,11 +9517,11 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate312.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate313.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate312.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate313.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9552,7 +9533,7 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.method !== undefined){
             const _errs3 = errors;
             if(typeof data.method !== "string"){
-              validate312.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate313.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -9568,7 +9549,7 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                 }
                 else {
-                  validate312.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate313.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -9582,11 +9563,11 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate312.errors = vErrors;
+  validate313.errors = vErrors;
   return errors === 0;
 }
 
@@ -9594,7 +9575,7 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
 const schema115 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -9602,7 +9583,7 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9622,11 +9603,11 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate314.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate315.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate314.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate315.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -9637,8 +9618,8 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate253(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+              if(!(validate254(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -9651,48 +9632,48 @@ function validate314(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate314.errors = vErrors;
+  validate315.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCMessage" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+  if(!(validate310(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate312(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+    if(!(validate313(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
       const _errs3 = errors;
-      if(!(validate314(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+      if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
         const _errs4 = errors;
-        if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+        if(!(validate306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -9709,7 +9690,7 @@ function validate308(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate308.errors = vErrors;
+    validate309.errors = vErrors;
     return false;
   }
   else {
@@ -9723,40 +9704,40 @@ function validate308(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate308.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCNotification = validate312;
+export const validateJSONRPCNotification = validate313;
 
 // prettier-ignore
-export const validateJSONRPCRequest = validate309;
+export const validateJSONRPCRequest = validate310;
 
 // prettier-ignore
-export const validateJSONRPCResponse = validate319;
+export const validateJSONRPCResponse = validate320;
 
 // prettier-ignore
 const schema116 = {"$id":"JSONRPCResponse","anyOf":[{"$ref":"JSONRPCResultResponse"},{"$ref":"JSONRPCErrorResponse"}]};
 
 // prettier-ignore
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="JSONRPCResponse" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate314(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+  if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate305(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+    if(!(validate306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -9771,7 +9752,7 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate319.errors = vErrors;
+    validate320.errors = vErrors;
     return false;
   }
   else {
@@ -9785,24 +9766,24 @@ function validate319(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate319.errors = vErrors;
+  validate320.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCResultResponse = validate314;
+export const validateJSONRPCResultResponse = validate315;
 
 // prettier-ignore
 export const validateJSONValue = validate46;
 
 // prettier-ignore
-export const validateLegacyTitledEnumSchema = validate173;
+export const validateLegacyTitledEnumSchema = validate172;
 
 // prettier-ignore
-export const validateListPromptsRequest = validate226;
+export const validateListPromptsRequest = validate222;
 
 // prettier-ignore
-export const validateListPromptsResult = validate322;
+export const validateListPromptsResult = validate323;
 
 // prettier-ignore
 const schema117 = {"$id":"ListPromptsResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"},"resultType":{"type":"string","const":"complete"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","prompts","resultType","ttlMs"],"type":"object"};
@@ -9814,7 +9795,7 @@ const schema118 = {"$id":"Prompt","properties":{"_meta":{"$ref":"MetaObject"},"a
 const schema119 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptArgument" */;
   let vErrors = null;
   let errors = 0;
@@ -9822,14 +9803,14 @@ function validate326(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate326.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate327.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9841,7 +9822,7 @@ function validate326(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.name !== undefined){
             const _errs3 = errors;
             if(typeof data.name !== "string"){
-              validate326.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              validate327.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -9853,7 +9834,7 @@ function validate326(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.required !== undefined){
               const _errs5 = errors;
               if(typeof data.required !== "boolean"){
-                validate326.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                validate327.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -9865,7 +9846,7 @@ function validate326(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.title !== undefined){
                 const _errs7 = errors;
                 if(typeof data.title !== "string"){
-                  validate326.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  validate327.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -9879,16 +9860,16 @@ function validate326(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate326.errors = vErrors;
+  validate327.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Prompt" */;
   let vErrors = null;
   let errors = 0;
@@ -9896,7 +9877,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -9921,8 +9902,8 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs4 = errors;
-                  if(!(validate326(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
+                  if(!(validate327(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+                    vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -9932,7 +9913,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate324.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+                validate325.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -9945,7 +9926,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate324.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate325.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -9974,7 +9955,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate324.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    validate325.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -9987,7 +9968,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.name !== undefined){
                   const _errs10 = errors;
                   if(typeof data.name !== "string"){
-                    validate324.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate325.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -9999,7 +9980,7 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.title !== undefined){
                     const _errs12 = errors;
                     if(typeof data.title !== "string"){
-                      validate324.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      validate325.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -10015,16 +9996,16 @@ function validate324(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate324.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -10032,7 +10013,7 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.prompts === undefined) && (missing0 = "prompts"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate323.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10052,11 +10033,11 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate322.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate323.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate322.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema117.properties.cacheScope.enum}}];
+              validate323.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema117.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10068,7 +10049,7 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.nextCursor !== undefined){
               const _errs4 = errors;
               if(typeof data.nextCursor !== "string"){
-                validate322.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+                validate323.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -10086,8 +10067,8 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
                     const len0 = data3.length;
                     for(let i0=0; i0<len0; i0++){
                       const _errs8 = errors;
-                      if(!(validate324(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+                      if(!(validate325(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs8 === errors;
@@ -10097,7 +10078,7 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate322.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                    validate323.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -10111,11 +10092,11 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.resultType;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
-                    validate322.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                    validate323.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("complete" !== data5){
-                    validate322.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                    validate323.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -10128,13 +10109,13 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
                     let data6 = data.ttlMs;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-                      validate322.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                      validate323.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(errors === _errs11){
                       if(typeof data6 == "number"){
                         if(data6 < 0 || isNaN(data6)){
-                          validate322.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate323.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
@@ -10152,22 +10133,22 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate322.errors = vErrors;
+  validate323.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListPromptsResultResponse = validate330;
+export const validateListPromptsResultResponse = validate331;
 
 // prettier-ignore
 const schema120 = {"$id":"ListPromptsResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListPromptsResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListPromptsResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -10175,7 +10156,7 @@ function validate330(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate331.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10195,11 +10176,11 @@ function validate330(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate330.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate331.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate330.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate331.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10210,8 +10191,8 @@ function validate330(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate322(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+              if(!(validate323(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -10224,19 +10205,19 @@ function validate330(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate330.errors = vErrors;
+  validate331.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate207;
+export const validateListResourceTemplatesRequest = validate206;
 
 // prettier-ignore
-export const validateListResourceTemplatesResult = validate333;
+export const validateListResourceTemplatesResult = validate334;
 
 // prettier-ignore
 const schema121 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"},"resultType":{"type":"string","const":"complete"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resourceTemplates","resultType","ttlMs"],"type":"object"};
@@ -10245,7 +10226,7 @@ const schema121 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"$
 const schema122 = {"$id":"ResourceTemplate","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
 // prettier-ignore
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceTemplate" */;
   let vErrors = null;
   let errors = 0;
@@ -10253,7 +10234,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate335.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10284,7 +10265,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.description !== undefined){
               const _errs3 = errors;
               if(typeof data.description !== "string"){
-                validate335.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate336.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -10313,7 +10294,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate335.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    validate336.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -10326,7 +10307,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.mimeType !== undefined){
                   const _errs8 = errors;
                   if(typeof data.mimeType !== "string"){
-                    validate335.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    validate336.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -10338,7 +10319,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.name !== undefined){
                     const _errs10 = errors;
                     if(typeof data.name !== "string"){
-                      validate335.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      validate336.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -10350,7 +10331,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data.title !== undefined){
                       const _errs12 = errors;
                       if(typeof data.title !== "string"){
-                        validate335.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        validate336.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid0 = _errs12 === errors;
@@ -10362,7 +10343,7 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data.uriTemplate !== undefined){
                         const _errs14 = errors;
                         if(typeof data.uriTemplate !== "string"){
-                          validate335.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                          validate336.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid0 = _errs14 === errors;
@@ -10380,16 +10361,16 @@ function validate335(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate335.errors = vErrors;
+  validate336.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourceTemplatesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -10397,7 +10378,7 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10417,11 +10398,11 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate333.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate334.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate333.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema121.properties.cacheScope.enum}}];
+              validate334.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema121.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10433,7 +10414,7 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.nextCursor !== undefined){
               const _errs4 = errors;
               if(typeof data.nextCursor !== "string"){
-                validate333.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+                validate334.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -10451,8 +10432,8 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
                     const len0 = data3.length;
                     for(let i0=0; i0<len0; i0++){
                       const _errs8 = errors;
-                      if(!(validate335(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+                      if(!(validate336(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs8 === errors;
@@ -10462,7 +10443,7 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate333.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                    validate334.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -10476,11 +10457,11 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.resultType;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
-                    validate333.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                    validate334.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("complete" !== data5){
-                    validate333.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                    validate334.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -10493,13 +10474,13 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
                     let data6 = data.ttlMs;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-                      validate333.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                      validate334.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(errors === _errs11){
                       if(typeof data6 == "number"){
                         if(data6 < 0 || isNaN(data6)){
-                          validate333.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate334.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
@@ -10517,22 +10498,22 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate333.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesResultResponse = validate340;
+export const validateListResourceTemplatesResultResponse = validate341;
 
 // prettier-ignore
 const schema123 = {"$id":"ListResourceTemplatesResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListResourceTemplatesResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourceTemplatesResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -10540,7 +10521,7 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10560,11 +10541,11 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate340.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate341.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate340.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate341.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10575,8 +10556,8 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate333(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+              if(!(validate334(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -10589,11 +10570,11 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate340.errors = vErrors;
+  validate341.errors = vErrors;
   return errors === 0;
 }
 
@@ -10601,7 +10582,7 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateListResourcesRequest = validate201;
 
 // prettier-ignore
-export const validateListResourcesResult = validate343;
+export const validateListResourcesResult = validate344;
 
 // prettier-ignore
 const schema124 = {"$id":"ListResourcesResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"},"resultType":{"type":"string","const":"complete"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resources","resultType","ttlMs"],"type":"object"};
@@ -10610,7 +10591,7 @@ const schema124 = {"$id":"ListResourcesResult","properties":{"_meta":{"$ref":"Re
 const schema125 = {"$id":"Resource","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"icons":{"items":{"$ref":"Icon"},"type":"array"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
 // prettier-ignore
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Resource" */;
   let vErrors = null;
   let errors = 0;
@@ -10618,7 +10599,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10649,7 +10630,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.description !== undefined){
               const _errs3 = errors;
               if(typeof data.description !== "string"){
-                validate345.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate346.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -10678,7 +10659,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate345.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
+                    validate346.errors = [{instancePath:instancePath+"/icons",schemaPath:"#/properties/icons/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -10691,7 +10672,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.mimeType !== undefined){
                   const _errs8 = errors;
                   if(typeof data.mimeType !== "string"){
-                    validate345.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                    validate346.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -10703,7 +10684,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.name !== undefined){
                     const _errs10 = errors;
                     if(typeof data.name !== "string"){
-                      validate345.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                      validate346.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -10716,7 +10697,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                       let data7 = data.size;
                       const _errs12 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                        validate345.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                        validate346.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                         return false;
                       }
                       var valid0 = _errs12 === errors;
@@ -10728,7 +10709,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data.title !== undefined){
                         const _errs14 = errors;
                         if(typeof data.title !== "string"){
-                          validate345.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                          validate346.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid0 = _errs14 === errors;
@@ -10740,7 +10721,7 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
                         if(data.uri !== undefined){
                           const _errs16 = errors;
                           if(typeof data.uri !== "string"){
-                            validate345.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                            validate346.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           var valid0 = _errs16 === errors;
@@ -10759,16 +10740,16 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate345.errors = vErrors;
+  validate346.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourcesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -10776,7 +10757,7 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resources === undefined) && (missing0 = "resources"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate344.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10796,11 +10777,11 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate343.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate344.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate343.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema124.properties.cacheScope.enum}}];
+              validate344.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema124.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10812,7 +10793,7 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.nextCursor !== undefined){
               const _errs4 = errors;
               if(typeof data.nextCursor !== "string"){
-                validate343.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+                validate344.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -10830,8 +10811,8 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
                     const len0 = data3.length;
                     for(let i0=0; i0<len0; i0++){
                       const _errs8 = errors;
-                      if(!(validate345(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+                      if(!(validate346(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                        vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs8 === errors;
@@ -10841,7 +10822,7 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
                     }
                   }
                   else {
-                    validate343.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                    validate344.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -10855,11 +10836,11 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.resultType;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
-                    validate343.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                    validate344.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("complete" !== data5){
-                    validate343.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                    validate344.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -10872,13 +10853,13 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
                     let data6 = data.ttlMs;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-                      validate343.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                      validate344.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(errors === _errs11){
                       if(typeof data6 == "number"){
                         if(data6 < 0 || isNaN(data6)){
-                          validate343.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate344.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
@@ -10896,22 +10877,22 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate343.errors = vErrors;
+  validate344.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourcesResultResponse = validate350;
+export const validateListResourcesResultResponse = validate351;
 
 // prettier-ignore
 const schema126 = {"$id":"ListResourcesResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListResourcesResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListResourcesResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -10919,7 +10900,7 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate351.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -10939,11 +10920,11 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate350.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate351.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate350.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate351.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10954,8 +10935,8 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate343(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+              if(!(validate344(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -10968,31 +10949,31 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate350.errors = vErrors;
+  validate351.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsRequest = validate153;
+export const validateListRootsRequest = validate152;
 
 // prettier-ignore
 export const validateListRootsResult = validate107;
 
 // prettier-ignore
-export const validateListToolsRequest = validate237;
+export const validateListToolsRequest = validate231;
 
 // prettier-ignore
-export const validateListToolsResult = validate353;
+export const validateListToolsResult = validate354;
 
 // prettier-ignore
 const schema127 = {"$id":"ListToolsResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"nextCursor":{"type":"string"},"resultType":{"type":"string","const":"complete"},"tools":{"items":{"$ref":"Tool"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","resultType","tools","ttlMs"],"type":"object"};
 
 // prettier-ignore
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListToolsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -11000,7 +10981,7 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.tools === undefined) && (missing0 = "tools"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate353.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11020,11 +11001,11 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate353.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate354.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate353.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema127.properties.cacheScope.enum}}];
+              validate354.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema127.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11036,7 +11017,7 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.nextCursor !== undefined){
               const _errs4 = errors;
               if(typeof data.nextCursor !== "string"){
-                validate353.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+                validate354.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -11049,11 +11030,11 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
                 let data3 = data.resultType;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
-                  validate353.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                  validate354.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("complete" !== data3){
-                  validate353.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                  validate354.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -11082,7 +11063,7 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
                       }
                     }
                     else {
-                      validate353.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                      validate354.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
                       return false;
                     }
                   }
@@ -11096,13 +11077,13 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
                     let data6 = data.ttlMs;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-                      validate353.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                      validate354.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(errors === _errs11){
                       if(typeof data6 == "number"){
                         if(data6 < 0 || isNaN(data6)){
-                          validate353.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate354.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
@@ -11120,22 +11101,22 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate353.errors = vErrors;
+  validate354.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListToolsResultResponse = validate356;
+export const validateListToolsResultResponse = validate357;
 
 // prettier-ignore
 const schema128 = {"$id":"ListToolsResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListToolsResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ListToolsResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -11143,7 +11124,7 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11163,11 +11144,11 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate356.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate357.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate356.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate357.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11178,8 +11159,8 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate353(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+              if(!(validate354(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -11192,11 +11173,11 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate356.errors = vErrors;
+  validate357.errors = vErrors;
   return errors === 0;
 }
 
@@ -11204,7 +11185,7 @@ function validate356(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateLoggingLevel = validate56;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate359;
+export const validateLoggingMessageNotification = validate360;
 
 // prettier-ignore
 const schema129 = {"$id":"LoggingMessageNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/message","type":"string"},"params":{"$ref":"LoggingMessageNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -11213,7 +11194,7 @@ const schema129 = {"$id":"LoggingMessageNotification","properties":{"jsonrpc":{"
 const schema130 = {"$id":"LoggingMessageNotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"},"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"};
 
 // prettier-ignore
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="LoggingMessageNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -11221,14 +11202,14 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
-        validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate361.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+          if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -11252,10 +11233,81 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.logger !== undefined){
               const _errs3 = errors;
               if(typeof data.logger !== "string"){
-                validate360.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                validate361.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs3 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate361.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="LoggingMessageNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate360.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate360.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate360.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/message" !== data1){
+              validate360.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate361(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
             }
             else {
               var valid0 = true;
@@ -11274,90 +11326,19 @@ function validate360(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingMessageNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate359.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate359.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate359.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/message" !== data1){
-              validate359.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate360(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate359.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateLoggingMessageNotificationParams = validate360;
+export const validateLoggingMessageNotificationParams = validate361;
 
 // prettier-ignore
 export const validateMetaObject = validate25;
 
 // prettier-ignore
-export const validateMethodNotFoundError = validate364;
+export const validateMethodNotFoundError = validate365;
 
 // prettier-ignore
 const schema131 = {"$id":"MethodNotFoundError","properties":{"code":{"const":-32601,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="MethodNotFoundError" */;
   let vErrors = null;
   let errors = 0;
@@ -11365,7 +11346,7 @@ function validate364(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate364.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11373,11 +11354,11 @@ function validate364(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.code;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate364.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            validate365.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
           if(-32601 !== data0){
-            validate364.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32601}}];
+            validate365.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32601}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -11389,7 +11370,7 @@ function validate364(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate364.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate365.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -11401,22 +11382,22 @@ function validate364(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate364.errors = vErrors;
+  validate365.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateMissingRequiredClientCapabilityError = validate365;
+export const validateMissingRequiredClientCapabilityError = validate366;
 
 // prettier-ignore
 const schema132 = {"$id":"MissingRequiredClientCapabilityError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32021,"type":"integer"},"data":{"properties":{"requiredCapabilities":{"$ref":"ClientCapabilities"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="MissingRequiredClientCapabilityError" */;
   let vErrors = null;
   let errors = 0;
@@ -11424,7 +11405,7 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate366.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11432,8 +11413,8 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.error;
           const _errs1 = errors;
           const _errs2 = errors;
-          if(!(validate281(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+          if(!(validate282(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
             errors = vErrors.length;
           }
           var valid1 = _errs2 === errors;
@@ -11443,7 +11424,7 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
               if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
                 let missing1;
                 if(((data0.code === undefined) && (missing1 = "code")) || ((data0.data === undefined) && (missing1 = "data"))){
-                  validate365.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate366.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -11451,11 +11432,11 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
                     let data1 = data0.code;
                     const _errs5 = errors;
                     if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                      validate365.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                      validate366.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(-32021 !== data1){
-                      validate365.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32021}}];
+                      validate366.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32021}}];
                       return false;
                     }
                     var valid2 = _errs5 === errors;
@@ -11471,7 +11452,7 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
                         if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                           let missing2;
                           if((data2.requiredCapabilities === undefined) && (missing2 = "requiredCapabilities")){
-                            validate365.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
+                            validate366.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
                             return false;
                           }
                           else {
@@ -11484,7 +11465,7 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate365.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
+                          validate366.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
@@ -11497,7 +11478,7 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate365.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+                validate366.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -11525,11 +11506,11 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
               let data5 = data.jsonrpc;
               const _errs11 = errors;
               if(typeof data5 !== "string"){
-                validate365.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate366.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data5){
-                validate365.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate366.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs11 === errors;
@@ -11542,11 +11523,11 @@ function validate365(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate365.errors = vErrors;
+  validate366.errors = vErrors;
   return errors === 0;
 }
 
@@ -11557,29 +11538,29 @@ export const validateModelHint = validate140;
 export const validateModelPreferences = validate139;
 
 // prettier-ignore
-export const validateMultiSelectEnumSchema = validate369;
+export const validateMultiSelectEnumSchema = validate370;
 
 // prettier-ignore
 const schema133 = {"$id":"MultiSelectEnumSchema","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema"},{"$ref":"TitledMultiSelectEnumSchema"}]};
 
 // prettier-ignore
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="MultiSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+  if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+    if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -11594,7 +11575,7 @@ function validate369(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate369.errors = vErrors;
+    validate370.errors = vErrors;
     return false;
   }
   else {
@@ -11608,18 +11589,18 @@ function validate369(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate369.errors = vErrors;
+  validate370.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateNotification = validate372;
+export const validateNotification = validate373;
 
 // prettier-ignore
 const schema134 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Notification" */;
   let vErrors = null;
   let errors = 0;
@@ -11627,14 +11608,14 @@ function validate372(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate372.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate373.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate372.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate373.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -11650,7 +11631,7 @@ function validate372(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
               }
               else {
-                validate372.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate373.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -11659,38 +11640,6 @@ function validate372(data, {instancePath="", parentData, parentDataProperty, roo
           else {
             var valid0 = true;
           }
-        }
-      }
-    }
-    else {
-      validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate372.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateNotificationMetaObject = validate187;
-
-// prettier-ignore
-export const validateNotificationParams = validate373;
-
-// prettier-ignore
-const schema135 = {"$id":"NotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"}},"type":"object"};
-
-// prettier-ignore
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="NotificationParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-          vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
-          errors = vErrors.length;
         }
       }
     }
@@ -11704,16 +11653,48 @@ function validate373(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateNumberSchema = validate162;
+export const validateNotificationMetaObject = validate188;
 
 // prettier-ignore
-export const validatePaginatedRequest = validate375;
+export const validateNotificationParams = validate374;
+
+// prettier-ignore
+const schema135 = {"$id":"NotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"}},"type":"object"};
+
+// prettier-ignore
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="NotificationParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+          vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    else {
+      validate374.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate374.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateNumberSchema = validate159;
+
+// prettier-ignore
+export const validatePaginatedRequest = validate376;
 
 // prettier-ignore
 const schema136 = {"$id":"PaginatedRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"$ref":"PaginatedRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PaginatedRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -11721,7 +11702,7 @@ function validate375(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate375.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate376.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11741,11 +11722,11 @@ function validate375(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate375.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate376.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate375.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate376.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11757,7 +11738,7 @@ function validate375(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.method !== undefined){
               const _errs4 = errors;
               if(typeof data.method !== "string"){
-                validate375.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate376.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -11783,11 +11764,11 @@ function validate375(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate376.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate375.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
 
@@ -11795,13 +11776,13 @@ function validate375(data, {instancePath="", parentData, parentDataProperty, roo
 export const validatePaginatedRequestParams = validate203;
 
 // prettier-ignore
-export const validatePaginatedResult = validate378;
+export const validatePaginatedResult = validate379;
 
 // prettier-ignore
 const schema137 = {"$id":"PaginatedResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"nextCursor":{"type":"string"},"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
 
 // prettier-ignore
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PaginatedResult" */;
   let vErrors = null;
   let errors = 0;
@@ -11809,7 +11790,7 @@ function validate378(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resultType === undefined) && (missing0 = "resultType")){
-        validate378.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11828,7 +11809,7 @@ function validate378(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs2 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate378.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate379.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11840,7 +11821,7 @@ function validate378(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.resultType !== undefined){
               const _errs4 = errors;
               if(typeof data.resultType !== "string"){
-                validate378.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                validate379.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -11853,22 +11834,22 @@ function validate378(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate378.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate378.errors = vErrors;
+  validate379.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateParseError = validate380;
+export const validateParseError = validate381;
 
 // prettier-ignore
 const schema138 = {"$id":"ParseError","properties":{"code":{"const":-32700,"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ParseError" */;
   let vErrors = null;
   let errors = 0;
@@ -11876,7 +11857,7 @@ function validate380(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -11884,11 +11865,11 @@ function validate380(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.code;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate380.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            validate381.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
           if(-32700 !== data0){
-            validate380.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32700}}];
+            validate381.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/const",keyword:"const",params:{allowedValue: -32700}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -11900,7 +11881,7 @@ function validate380(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate380.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate381.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -11912,19 +11893,19 @@ function validate380(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate380.errors = vErrors;
+  validate381.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePrimitiveSchemaDefinition = validate159;
+export const validatePrimitiveSchemaDefinition = validate157;
 
 // prettier-ignore
-export const validateProgressNotification = validate381;
+export const validateProgressNotification = validate382;
 
 // prettier-ignore
 const schema139 = {"$id":"ProgressNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/progress","type":"string"},"params":{"$ref":"ProgressNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -11933,7 +11914,7 @@ const schema139 = {"$id":"ProgressNotification","properties":{"jsonrpc":{"const"
 const schema140 = {"$id":"ProgressNotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"};
 
 // prettier-ignore
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ProgressNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -11941,14 +11922,14 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
-        validate382.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+          if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -11960,7 +11941,7 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.message !== undefined){
             const _errs2 = errors;
             if(typeof data.message !== "string"){
-              validate382.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate383.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -11972,7 +11953,7 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.progress !== undefined){
               const _errs4 = errors;
               if(!(typeof data.progress == "number")){
-                validate382.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                validate383.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -11996,7 +11977,7 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.total !== undefined){
                   const _errs7 = errors;
                   if(!(typeof data.total == "number")){
-                    validate382.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
+                    validate383.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -12005,6 +11986,77 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
                   var valid0 = true;
                 }
               }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate383.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ProgressNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate382.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate382.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate382.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate382.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/progress" !== data1){
+              validate382.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate383(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
             }
           }
         }
@@ -12020,96 +12072,25 @@ function validate382(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate381.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate381.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate381.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/progress" !== data1){
-              validate381.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate382(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate381.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateProgressNotificationParams = validate382;
+export const validateProgressNotificationParams = validate383;
 
 // prettier-ignore
 export const validateProgressToken = validate58;
 
 // prettier-ignore
-export const validatePrompt = validate324;
+export const validatePrompt = validate325;
 
 // prettier-ignore
-export const validatePromptArgument = validate326;
+export const validatePromptArgument = validate327;
 
 // prettier-ignore
-export const validatePromptListChangedNotification = validate386;
+export const validatePromptListChangedNotification = validate387;
 
 // prettier-ignore
 const schema141 = {"$id":"PromptListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="PromptListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -12117,7 +12098,7 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate386.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate387.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12125,11 +12106,11 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate386.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate387.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate386.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate387.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12142,11 +12123,11 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate386.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate387.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/prompts/list_changed" !== data1){
-              validate386.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+              validate387.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -12157,8 +12138,8 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate373(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+              if(!(validate374(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -12171,34 +12152,34 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate386.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate386.errors = vErrors;
+  validate387.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePromptMessage = validate284;
+export const validatePromptMessage = validate285;
 
 // prettier-ignore
-export const validatePromptReference = validate246;
+export const validatePromptReference = validate238;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate211;
+export const validateReadResourceRequest = validate209;
 
 // prettier-ignore
-export const validateReadResourceRequestParams = validate213;
+export const validateReadResourceRequestParams = validate211;
 
 // prettier-ignore
-export const validateReadResourceResult = validate388;
+export const validateReadResourceResult = validate389;
 
 // prettier-ignore
 const schema142 = {"$id":"ReadResourceResult","properties":{"_meta":{"$ref":"ResultMetaObject"},"cacheScope":{"enum":["private","public"],"type":"string"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"},"resultType":{"type":"string","const":"complete"},"ttlMs":{"minimum":0,"type":"integer"}},"required":["cacheScope","contents","resultType","ttlMs"],"type":"object"};
 
 // prettier-ignore
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ReadResourceResult" */;
   let vErrors = null;
   let errors = 0;
@@ -12206,7 +12187,7 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.contents === undefined) && (missing0 = "contents"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
-        validate388.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12226,11 +12207,11 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.cacheScope;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate388.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
+              validate389.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if(!((data1 === "private") || (data1 === "public"))){
-              validate388.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema142.properties.cacheScope.enum}}];
+              validate389.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema142.properties.cacheScope.enum}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -12252,8 +12233,8 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
                     const _errs7 = errors;
                     let valid2 = false;
                     const _errs8 = errors;
-                    if(!(validate91(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+                    if(!(validate83(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                      vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs8 === errors;
@@ -12276,7 +12257,7 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
                         vErrors.push(err0);
                       }
                       errors++;
-                      validate388.errors = vErrors;
+                      validate389.errors = vErrors;
                       return false;
                     }
                     else {
@@ -12297,7 +12278,7 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate388.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+                  validate389.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -12311,11 +12292,11 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
                 let data4 = data.resultType;
                 const _errs10 = errors;
                 if(typeof data4 !== "string"){
-                  validate388.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                  validate389.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("complete" !== data4){
-                  validate388.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                  validate389.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -12328,13 +12309,13 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
                   let data5 = data.ttlMs;
                   const _errs12 = errors;
                   if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                    validate388.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
+                    validate389.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   if(errors === _errs12){
                     if(typeof data5 == "number"){
                       if(data5 < 0 || isNaN(data5)){
-                        validate388.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                        validate389.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                         return false;
                       }
                     }
@@ -12351,22 +12332,22 @@ function validate388(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate388.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate388.errors = vErrors;
+  validate389.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateReadResourceResultResponse = validate392;
+export const validateReadResourceResultResponse = validate393;
 
 // prettier-ignore
-const schema143 = {"$id":"ReadResourceResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult"},{"$ref":"ReadResourceResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema143 = {"$id":"ReadResourceResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"ReadResourceResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ReadResourceResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -12374,7 +12355,7 @@ function validate392(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate392.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12394,11 +12375,11 @@ function validate392(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate392.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate393.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate392.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate393.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -12410,45 +12391,42 @@ function validate392(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.result !== undefined){
               let data2 = data.result;
               const _errs4 = errors;
-              const _errs5 = errors;
-              let valid1 = false;
-              const _errs6 = errors;
-              if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs7 = errors;
-                if(!(validate388(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                  vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
-              }
-              if(!valid1){
-                const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{}};
-                if(vErrors === null){
-                  vErrors = [err0];
-                }
-                else {
-                  vErrors.push(err0);
-                }
-                errors++;
-                validate392.errors = vErrors;
-                return false;
-              }
-              else {
-                errors = _errs5;
-                if(vErrors !== null){
-                  if(_errs5){
-                    vErrors.length = _errs5;
+              if(errors === _errs4){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate393.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
                   }
                   else {
-                    vErrors = null;
+                    const tag0 = data2.resultType;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "input_required"){
+                        if(!(validate122(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "complete"){
+                        if(!(validate389(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate393.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate393.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+                      return false;
+                    }
                   }
+                }
+                else {
+                  validate393.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
                 }
               }
               var valid0 = _errs4 === errors;
@@ -12461,22 +12439,22 @@ function validate392(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate392.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate392.errors = vErrors;
+  validate393.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequest = validate396;
+export const validateRequest = validate397;
 
 // prettier-ignore
 const schema144 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Request" */;
   let vErrors = null;
   let errors = 0;
@@ -12484,14 +12462,14 @@ function validate396(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate397.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate396.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate397.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12507,7 +12485,7 @@ function validate396(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
               }
               else {
-                validate396.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate397.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -12520,11 +12498,11 @@ function validate396(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate396.errors = vErrors;
+  validate397.errors = vErrors;
   return errors === 0;
 }
 
@@ -12535,19 +12513,19 @@ export const validateRequestId = validate40;
 export const validateRequestMetaObject = validate43;
 
 // prettier-ignore
-export const validateRequestParams = validate197;
+export const validateRequestParams = validate198;
 
 // prettier-ignore
-export const validateResource = validate345;
+export const validateResource = validate346;
 
 // prettier-ignore
-export const validateResourceContents = validate397;
+export const validateResourceContents = validate398;
 
 // prettier-ignore
 const schema145 = {"$id":"ResourceContents","properties":{"_meta":{"$ref":"MetaObject"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -12555,7 +12533,7 @@ function validate397(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate397.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12574,7 +12552,7 @@ function validate397(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.mimeType !== undefined){
             const _errs2 = errors;
             if(typeof data.mimeType !== "string"){
-              validate397.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate398.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -12586,7 +12564,7 @@ function validate397(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.uri !== undefined){
               const _errs4 = errors;
               if(typeof data.uri !== "string"){
-                validate397.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate398.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -12599,25 +12577,25 @@ function validate397(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate397.errors = vErrors;
+  validate398.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceLink = validate83;
+export const validateResourceLink = validate76;
 
 // prettier-ignore
-export const validateResourceListChangedNotification = validate399;
+export const validateResourceListChangedNotification = validate400;
 
 // prettier-ignore
 const schema146 = {"$id":"ResourceListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -12625,7 +12603,7 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate399.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate400.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12633,11 +12611,11 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate399.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate400.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate399.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate400.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -12650,11 +12628,11 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate399.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate400.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/resources/list_changed" !== data1){
-              validate399.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+              validate400.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -12665,8 +12643,8 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate373(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+              if(!(validate374(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -12679,22 +12657,22 @@ function validate399(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate399.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate399.errors = vErrors;
+  validate400.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceRequestParams = validate401;
+export const validateResourceRequestParams = validate402;
 
 // prettier-ignore
 const schema147 = {"$id":"ResourceRequestParams","properties":{"_meta":{"$ref":"RequestMetaObject"},"uri":{"type":"string"}},"required":["_meta","uri"],"type":"object"};
 
 // prettier-ignore
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceRequestParams" */;
   let vErrors = null;
   let errors = 0;
@@ -12702,7 +12680,7 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate401.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12721,7 +12699,7 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs2 = errors;
             if(typeof data.uri !== "string"){
-              validate401.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate402.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -12733,22 +12711,22 @@ function validate401(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate401.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate401.errors = vErrors;
+  validate402.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceTemplate = validate335;
+export const validateResourceTemplate = validate336;
 
 // prettier-ignore
-export const validateResourceTemplateReference = validate248;
+export const validateResourceTemplateReference = validate239;
 
 // prettier-ignore
-export const validateResourceUpdatedNotification = validate403;
+export const validateResourceUpdatedNotification = validate404;
 
 // prettier-ignore
 const schema148 = {"$id":"ResourceUpdatedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/resources/updated","type":"string"},"params":{"$ref":"ResourceUpdatedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -12757,7 +12735,7 @@ const schema148 = {"$id":"ResourceUpdatedNotification","properties":{"jsonrpc":{
 const schema149 = {"$id":"ResourceUpdatedNotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResourceUpdatedNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -12765,14 +12743,14 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate404.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate405.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+          if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -12784,13 +12762,84 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs2 = errors;
             if(typeof data.uri !== "string"){
-              validate404.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate405.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
           }
           else {
             var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate405.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate405.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  /*# sourceURL="ResourceUpdatedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+        validate404.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate404.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate404.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate404.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/resources/updated" !== data1){
+              validate404.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              const _errs5 = errors;
+              if(!(validate405(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -12805,101 +12854,30 @@ function validate404(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate403.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate403.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate403.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate403.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/resources/updated" !== data1){
-              validate403.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.params !== undefined){
-              const _errs5 = errors;
-              if(!(validate404(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate403.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate403.errors = vErrors;
-  return errors === 0;
-}
+export const validateResourceUpdatedNotificationParams = validate405;
 
 // prettier-ignore
-export const validateResourceUpdatedNotificationParams = validate404;
-
-// prettier-ignore
-export const validateResult = validate253;
+export const validateResult = validate254;
 
 // prettier-ignore
 export const validateResultMetaObject = validate33;
 
 // prettier-ignore
-export const validateResultType = validate407;
+export const validateResultType = validate408;
 
 // prettier-ignore
 const schema150 = {"$id":"ResultType","type":"string"};
 
 // prettier-ignore
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ResultType" */;
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate407.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    validate408.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
     return false;
   }
-  validate407.errors = vErrors;
+  validate408.errors = vErrors;
   return errors === 0;
 }
 
@@ -12916,13 +12894,13 @@ export const validateSamplingMessage = validate128;
 export const validateSamplingMessageContentBlock = validate98;
 
 // prettier-ignore
-export const validateServerCapabilities = validate264;
+export const validateServerCapabilities = validate265;
 
 // prettier-ignore
-export const validateServerNotification = validate408;
+export const validateServerNotification = validate409;
 
 // prettier-ignore
-const schema151 = {"$id":"ServerNotification","anyOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"SubscriptionsAcknowledgedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+const schema151 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"SubscriptionsAcknowledgedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
 
 // prettier-ignore
 const schema152 = {"$id":"SubscriptionsAcknowledgedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"$ref":"SubscriptionsAcknowledgedNotificationParams"}},"required":["jsonrpc","method","params"],"type":"object"};
@@ -12931,7 +12909,7 @@ const schema152 = {"$id":"SubscriptionsAcknowledgedNotification","properties":{"
 const schema153 = {"$id":"SubscriptionsAcknowledgedNotificationParams","properties":{"_meta":{"$ref":"NotificationMetaObject"},"notifications":{"$ref":"SubscriptionFilter"}},"required":["notifications"],"type":"object"};
 
 // prettier-ignore
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsAcknowledgedNotificationParams" */;
   let vErrors = null;
   let errors = 0;
@@ -12939,14 +12917,14 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.notifications === undefined) && (missing0 = "notifications")){
-        validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate411.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate187(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+          if(!(validate188(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -12957,8 +12935,8 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.notifications !== undefined){
             const _errs2 = errors;
-            if(!(validate222(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
-              vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+            if(!(validate219(data.notifications, {instancePath:instancePath+"/notifications",parentData:data,parentDataProperty:"notifications",rootData}))){
+              vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -12970,16 +12948,16 @@ function validate413(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate411.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate413.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsAcknowledgedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -12987,7 +12965,7 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate412.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -12995,11 +12973,11 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate412.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate410.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate412.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate410.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -13012,11 +12990,11 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate412.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate410.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/subscriptions/acknowledged" !== data1){
-              validate412.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/subscriptions/acknowledged"}}];
+              validate410.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/subscriptions/acknowledged"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -13027,8 +13005,8 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate413(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
+              if(!(validate411(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -13041,11 +13019,11 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate412.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate412.errors = vErrors;
+  validate410.errors = vErrors;
   return errors === 0;
 }
 
@@ -13053,7 +13031,7 @@ function validate412(data, {instancePath="", parentData, parentDataProperty, roo
 const schema154 = {"$id":"ToolListChangedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"$ref":"NotificationParams"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ToolListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -13061,7 +13039,7 @@ function validate420(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate420.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -13069,11 +13047,11 @@ function validate420(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate420.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate415.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate420.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate415.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -13086,11 +13064,11 @@ function validate420(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.method;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate420.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate415.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("notifications/tools/list_changed" !== data1){
-              validate420.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+              validate415.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -13101,8 +13079,8 @@ function validate420(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.params !== undefined){
               const _errs5 = errors;
-              if(!(validate373(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+              if(!(validate374(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+                vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -13115,123 +13093,102 @@ function validate420(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate420.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate420.errors = vErrors;
+  validate415.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate381(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate399(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate412(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate420(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate359(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate408.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate409.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate382(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/list_changed"){
+            if(!(validate400(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/subscriptions/acknowledged"){
+            if(!(validate410(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/updated"){
+            if(!(validate404(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/prompts/list_changed"){
+            if(!(validate387(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/tools/list_changed"){
+            if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate415.errors : vErrors.concat(validate415.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/message"){
+            if(!(validate360(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate409.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate409.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
     }
+    else {
+      validate409.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
   }
-  validate408.errors = vErrors;
+  validate409.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerResult = validate424;
+export const validateServerResult = validate425;
 
 // prettier-ignore
-const schema155 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InputRequiredResult"},{"$ref":"DiscoverResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"SubscriptionsListenResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
+const schema155 = {"$id":"ServerResult","anyOf":[{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"DiscoverResult"}]},{"$ref":"Result"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"SubscriptionsListenResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
 // prettier-ignore
 const schema156 = {"$id":"SubscriptionsListenResult","properties":{"_meta":{"$ref":"SubscriptionsListenResultMetaObject"},"resultType":{"type":"string","const":"complete"}},"required":["_meta","resultType"],"type":"object"};
@@ -13240,7 +13197,7 @@ const schema156 = {"$id":"SubscriptionsListenResult","properties":{"_meta":{"$re
 const schema157 = {"$id":"SubscriptionsListenResultMetaObject","properties":{"io.modelcontextprotocol/serverInfo":{"$ref":"Implementation"},"io.modelcontextprotocol/subscriptionId":{"$ref":"RequestId"}},"required":["io.modelcontextprotocol/subscriptionId"],"type":"object"};
 
 // prettier-ignore
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsListenResultMetaObject" */;
   let vErrors = null;
   let errors = 0;
@@ -13248,7 +13205,7 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data["io.modelcontextprotocol/subscriptionId"] === undefined) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
-        validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate433.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -13279,16 +13236,16 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate432.errors = vErrors;
+  validate433.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsListenResult" */;
   let vErrors = null;
   let errors = 0;
@@ -13296,14 +13253,14 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
-        validate431.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data._meta !== undefined){
           const _errs1 = errors;
-          if(!(validate432(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-            vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+          if(!(validate433(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+            vErrors = vErrors === null ? validate433.errors : vErrors.concat(validate433.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -13316,11 +13273,11 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.resultType;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate431.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+              validate432.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("complete" !== data1){
-              validate431.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+              validate432.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -13332,117 +13289,166 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate431.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate431.errors = vErrors;
+  validate432.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="ServerResult" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-    errors = vErrors.length;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resultType === undefined) && (missing0 = "resultType")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.resultType;
+        if(typeof tag0 == "string"){
+          if(tag0 === "input_required"){
+            if(!(validate122(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "complete"){
+            if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate122(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+    const _errs6 = errors;
+    if(!(validate254(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs6 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate262(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+      const _errs7 = errors;
+      if(!(validate344(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs7 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate343(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+        const _errs8 = errors;
+        if(!(validate334(data, {instancePath,parentData,parentDataProperty,rootData}))){
+          vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs8 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
-          const _errs5 = errors;
-          if(!(validate333(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+          const _errs9 = errors;
+          if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
+            vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
+          var _valid0 = _errs9 === errors;
           valid0 = valid0 || _valid0;
           if(!valid0){
-            const _errs6 = errors;
-            if(!(validate388(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+            const _errs10 = errors;
+            if(!(validate432(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
+            var _valid0 = _errs10 === errors;
             valid0 = valid0 || _valid0;
             if(!valid0){
-              const _errs7 = errors;
-              if(!(validate431(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+              const _errs11 = errors;
+              if(!(validate323(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
+              var _valid0 = _errs11 === errors;
               valid0 = valid0 || _valid0;
               if(!valid0){
-                const _errs8 = errors;
-                if(!(validate322(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+                const _errs12 = errors;
+                if(!(validate283(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                  vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
+                var _valid0 = _errs12 === errors;
                 valid0 = valid0 || _valid0;
                 if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate282(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+                  const _errs13 = errors;
+                  if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                    vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
+                  var _valid0 = _errs13 === errors;
                   valid0 = valid0 || _valid0;
                   if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+                    const _errs14 = errors;
+                    if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                      vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
+                    var _valid0 = _errs14 === errors;
                     valid0 = valid0 || _valid0;
                     if(!valid0){
-                      const _errs11 = errors;
-                      if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+                      const _errs15 = errors;
+                      if(!(validate257(data, {instancePath,parentData,parentDataProperty,rootData}))){
+                        vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
+                      var _valid0 = _errs15 === errors;
                       valid0 = valid0 || _valid0;
-                      if(!valid0){
-                        const _errs12 = errors;
-                        if(!(validate256(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                          vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
-                          errors = vErrors.length;
-                        }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
-                      }
                     }
                   }
                 }
@@ -13454,15 +13460,15 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err4];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err4);
     }
     errors++;
-    validate424.errors = vErrors;
+    validate425.errors = vErrors;
     return false;
   }
   else {
@@ -13476,34 +13482,34 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate424.errors = vErrors;
+  validate425.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateSingleSelectEnumSchema = validate442;
+export const validateSingleSelectEnumSchema = validate443;
 
 // prettier-ignore
 const schema158 = {"$id":"SingleSelectEnumSchema","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema"},{"$ref":"TitledSingleSelectEnumSchema"}]};
 
 // prettier-ignore
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SingleSelectEnumSchema" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+  if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+    if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -13518,7 +13524,7 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       vErrors.push(err0);
     }
     errors++;
-    validate442.errors = vErrors;
+    validate443.errors = vErrors;
     return false;
   }
   else {
@@ -13532,42 +13538,42 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate442.errors = vErrors;
+  validate443.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateStringSchema = validate160;
+export const validateStringSchema = validate158;
 
 // prettier-ignore
-export const validateSubscriptionFilter = validate222;
+export const validateSubscriptionFilter = validate219;
 
 // prettier-ignore
-export const validateSubscriptionsAcknowledgedNotification = validate412;
+export const validateSubscriptionsAcknowledgedNotification = validate410;
 
 // prettier-ignore
-export const validateSubscriptionsAcknowledgedNotificationParams = validate413;
+export const validateSubscriptionsAcknowledgedNotificationParams = validate411;
 
 // prettier-ignore
-export const validateSubscriptionsListenRequest = validate218;
+export const validateSubscriptionsListenRequest = validate215;
 
 // prettier-ignore
-export const validateSubscriptionsListenRequestParams = validate220;
+export const validateSubscriptionsListenRequestParams = validate217;
 
 // prettier-ignore
-export const validateSubscriptionsListenResult = validate431;
+export const validateSubscriptionsListenResult = validate432;
 
 // prettier-ignore
-export const validateSubscriptionsListenResultMetaObject = validate432;
+export const validateSubscriptionsListenResultMetaObject = validate433;
 
 // prettier-ignore
-export const validateSubscriptionsListenResultResponse = validate445;
+export const validateSubscriptionsListenResultResponse = validate446;
 
 // prettier-ignore
 const schema159 = {"$id":"SubscriptionsListenResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"SubscriptionsListenResult"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="SubscriptionsListenResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -13575,7 +13581,7 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate445.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -13595,11 +13601,11 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate445.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate446.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate445.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate446.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -13610,8 +13616,8 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.result !== undefined){
               const _errs4 = errors;
-              if(!(validate431(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+              if(!(validate432(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -13624,11 +13630,11 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate445.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate445.errors = vErrors;
+  validate446.errors = vErrors;
   return errors === 0;
 }
 
@@ -13636,13 +13642,13 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateTextContent = validate65;
 
 // prettier-ignore
-export const validateTextResourceContents = validate91;
+export const validateTextResourceContents = validate83;
 
 // prettier-ignore
-export const validateTitledMultiSelectEnumSchema = validate171;
+export const validateTitledMultiSelectEnumSchema = validate170;
 
 // prettier-ignore
-export const validateTitledSingleSelectEnumSchema = validate167;
+export const validateTitledSingleSelectEnumSchema = validate168;
 
 // prettier-ignore
 export const validateTool = validate145;
@@ -13654,22 +13660,22 @@ export const validateToolAnnotations = validate147;
 export const validateToolChoice = validate143;
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate420;
+export const validateToolListChangedNotification = validate415;
 
 // prettier-ignore
-export const validateToolResultContent = validate77;
+export const validateToolResultContent = validate73;
 
 // prettier-ignore
-export const validateToolUseContent = validate74;
+export const validateToolUseContent = validate71;
 
 // prettier-ignore
-export const validateUnsupportedProtocolVersionError = validate448;
+export const validateUnsupportedProtocolVersionError = validate449;
 
 // prettier-ignore
 const schema160 = {"$id":"UnsupportedProtocolVersionError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32022,"type":"integer"},"data":{"properties":{"requested":{"type":"string"},"supported":{"items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="UnsupportedProtocolVersionError" */;
   let vErrors = null;
   let errors = 0;
@@ -13677,7 +13683,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate449.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -13685,8 +13691,8 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.error;
           const _errs1 = errors;
           const _errs2 = errors;
-          if(!(validate281(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+          if(!(validate282(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
+            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
             errors = vErrors.length;
           }
           var valid1 = _errs2 === errors;
@@ -13696,7 +13702,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
               if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
                 let missing1;
                 if(((data0.code === undefined) && (missing1 = "code")) || ((data0.data === undefined) && (missing1 = "data"))){
-                  validate448.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate449.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -13704,11 +13710,11 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                     let data1 = data0.code;
                     const _errs5 = errors;
                     if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                      validate448.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                      validate449.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     if(-32022 !== data1){
-                      validate448.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32022}}];
+                      validate449.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32022}}];
                       return false;
                     }
                     var valid2 = _errs5 === errors;
@@ -13724,14 +13730,14 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                         if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                           let missing2;
                           if(((data2.requested === undefined) && (missing2 = "requested")) || ((data2.supported === undefined) && (missing2 = "supported"))){
-                            validate448.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
+                            validate449.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
                             return false;
                           }
                           else {
                             if(data2.requested !== undefined){
                               const _errs9 = errors;
                               if(typeof data2.requested !== "string"){
-                                validate448.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
+                                validate449.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
                               var valid3 = _errs9 === errors;
@@ -13750,7 +13756,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                                     for(let i0=0; i0<len0; i0++){
                                       const _errs13 = errors;
                                       if(typeof data4[i0] !== "string"){
-                                        validate448.errors = [{instancePath:instancePath+"/error/data/supported/" + i0,schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/items/type",keyword:"type",params:{type: "string"}}];
+                                        validate449.errors = [{instancePath:instancePath+"/error/data/supported/" + i0,schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/items/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
                                       var valid4 = _errs13 === errors;
@@ -13760,7 +13766,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                                     }
                                   }
                                   else {
-                                    validate448.errors = [{instancePath:instancePath+"/error/data/supported",schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/type",keyword:"type",params:{type: "array"}}];
+                                    validate449.errors = [{instancePath:instancePath+"/error/data/supported",schemaPath:"#/properties/error/allOf/1/properties/data/properties/supported/type",keyword:"type",params:{type: "array"}}];
                                     return false;
                                   }
                                 }
@@ -13773,7 +13779,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate448.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
+                          validate449.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
@@ -13786,7 +13792,7 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate448.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+                validate449.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -13814,11 +13820,11 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
               let data7 = data.jsonrpc;
               const _errs16 = errors;
               if(typeof data7 !== "string"){
-                validate448.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate449.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data7){
-                validate448.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate449.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
               var valid0 = _errs16 === errors;
@@ -13831,16 +13837,16 @@ function validate448(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate448.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate449.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate448.errors = vErrors;
+  validate449.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateUntitledMultiSelectEnumSchema = validate169;
+export const validateUntitledMultiSelectEnumSchema = validate160;
 
 // prettier-ignore
-export const validateUntitledSingleSelectEnumSchema = validate165;
+export const validateUntitledSingleSelectEnumSchema = validate166;

@@ -16,7 +16,7 @@ import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { McpGenError, diagnostic } from "../diagnostics.js";
-import { type JsonObject, type JsonValue } from "../load/json.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { forEachSchema, mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
@@ -41,7 +41,8 @@ const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
 
 /** Emits `ajv-validators.gen.ts`. */
 export function emitValidators(model: McpModel, bannerText: string): EmittedFile {
-  const schemas = model.declarations.map(validatorSchema);
+  const byName = new Map(model.declarations.map((d) => [d.name, d]));
+  const schemas = model.declarations.map((d) => validatorSchema(d, byName));
   const ajv = createAjv(schemas.some(uses2020Keywords));
   for (const schema of schemas) ajv.addSchema(schema);
   const exports = Object.fromEntries(model.declarations.map((d) => [validatorName(d.name), d.name]));
@@ -62,15 +63,167 @@ function createAjv(need2020: boolean): Ajv {
     allowUnionTypes: true,
     validateFormats: false,
     allErrors: false,
+    discriminator: true,
   };
   return need2020 ? new Ajv2020(options) : new Ajv(options);
 }
 
-/** The schema ajv compiles for a declaration. */
-export function validatorSchema(decl: Declaration): JsonObject {
+/** The schema ajv compiles for a declaration (`byName` resolves the `$ref`s of union branches). */
+export function validatorSchema(decl: Declaration, byName: ReadonlyMap<string, Declaration>): JsonObject {
   const root = typeof decl.validatorSchema === "object" ? decl.validatorSchema : decl.validatorSchema ? {} : { not: {} };
-  const stripped = mapSchema(root, stripAnnotations) as JsonObject;
-  return { $id: decl.name, ...stripped };
+  const resolve = (branch: JsonValue) => resolveBranch(branch, byName);
+  const discriminated = mapSchema(root, (node) => dispatchOnType(mergeByType(discriminateUnion(node, resolve), resolve), resolve));
+  const shaped = mapSchema(discriminated, stripAnnotations) as JsonObject;
+  return { $id: decl.name, ...shaped };
+}
+
+/**
+ * Unions of objects told apart by one required property with distinct
+ * constant values become ajv's `discriminator`, which checks only the
+ * branch the value names instead of trying each branch in turn:
+ *
+ *   anyOf: [TextContent, ImageContent, …]          (each `type: {const}` and required)
+ *   → anyOf: [{type: "object", required: ["type"], discriminator: {propertyName: "type"}, oneOf: [TextContent, ImageContent, …]}]
+ *
+ * Equivalent by construction: a value carries one tag value, so at most one
+ * branch of the group can accept it, and branches outside the group stay
+ * alternatives as before.
+ */
+function discriminateUnion(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+  const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
+  if (!branches || branches.length < 2 || "discriminator" in node) return node;
+  const best = bestTag(branches.map(resolve));
+  if (!best) return node;
+  const group = best.members.map((i) => branches[i]!);
+  const rest = branches.filter((_, i) => !best.members.includes(i));
+  const tagged: JsonObject = { type: "object", required: [best.tag], discriminator: { propertyName: best.tag }, oneOf: group };
+  if (rest.length === 0) {
+    const { anyOf: _anyOf, ...others } = node;
+    return Object.keys(others).length === 0 ? tagged : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), tagged] };
+  }
+  return { ...node, anyOf: [tagged, ...rest] };
+}
+
+/** Keywords that constrain values of one JSON type only (and are ignored for every other type). */
+const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
+  object: ["properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties"],
+  array: ["items", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems"],
+  string: ["minLength", "maxLength", "pattern"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  boolean: [],
+  null: [],
+};
+
+/**
+ * Unions whose branches accept disjoint JSON types and use only keywords
+ * of their own types merge into one schema, checked in one pass:
+ *
+ *   anyOf: [JSONObject, {type: "array", items: JSONValue}, {type: ["string", "number", "boolean", "null"]}]
+ *   → {type: ["object", "array", "string", "number", "boolean", "null"], additionalProperties: JSONValue, items: JSONValue}
+ *
+ * Equivalent because every merged keyword applies only to values of its
+ * branch's type, and a value's type selects exactly one branch.
+ */
+function mergeByType(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+  const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
+  if (!branches || branches.length < 2) return node;
+  const resolved = branches.map(resolve);
+  const types: string[] = [];
+  const merged: JsonObject = {};
+  for (const branch of resolved) {
+    const own = typesOf(branch);
+    if (!branch || !own || own.some((t) => types.includes(t) || (t === "integer" && types.includes("number")) || (t === "number" && types.includes("integer")))) return node;
+    for (const [key, value] of Object.entries(branch)) {
+      if (key === "type" || ANNOTATIONS.has(key)) continue;
+      const owners = own.filter((t) => TYPE_KEYWORDS[t]?.includes(key));
+      // A keyword of several types in one branch (minimum for number and integer) is fine; of no listed type, or already set, is not.
+      if (owners.length === 0 || key in merged) return node;
+      merged[key] = value;
+    }
+    types.push(...own);
+  }
+  const { anyOf: _anyOf, ...others } = node;
+  if (Object.keys(others).some((k) => !ANNOTATIONS.has(k))) return node;
+  return { ...others, type: types, ...merged };
+}
+
+/**
+ * Unions whose branches accept disjoint JSON types become an if/then/else
+ * chain on the type, so a value is checked against the one branch that
+ * can accept it, and failed branches never build error objects:
+ *
+ *   JSONValue: anyOf: [JSONObject, {type: "array", …}, {type: ["string", "number", "boolean", "null"]}]
+ *   → if: {type: "object"}, then: JSONObject, else: {if: {type: "array"}, then: {…}, else: {type: [primitives]}}
+ *
+ * Equivalent by construction: a value has one JSON type, so only the branch
+ * whose types include it could accept it; a value of no listed type falls
+ * through to the last branch, which rejects it as the union would.
+ */
+function dispatchOnType(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+  const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
+  if (!branches || branches.length < 2) return node;
+  const types = branches.map((b) => typesOf(resolve(b)));
+  if (types.some((t) => t === undefined)) return node;
+  const seen = new Set<string>();
+  for (const list of types as string[][]) {
+    const normalized = list.map((t) => (t === "integer" ? "number" : t));
+    if (normalized.some((t) => seen.has(t))) return node;
+    normalized.forEach((t) => seen.add(t));
+  }
+  let chain: JsonValue = branches[branches.length - 1]!;
+  for (let i = branches.length - 2; i >= 0; i--) {
+    const list = types[i]!;
+    chain = { if: { type: list.length === 1 ? list[0]! : list }, then: branches[i]!, else: chain };
+  }
+  const { anyOf: _anyOf, ...others } = node;
+  return Object.keys(others).length === 0 && isJsonObject(chain) ? chain : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), chain] };
+}
+
+/** The JSON types a branch can accept, when it says (`type`); undefined when it does not. */
+function typesOf(branch: JsonObject | undefined): string[] | undefined {
+  if (!branch) return undefined;
+  if (typeof branch.type === "string") return [branch.type];
+  if (Array.isArray(branch.type) && branch.type.length > 0 && branch.type.every((t) => typeof t === "string")) return branch.type as string[];
+  return undefined;
+}
+
+/** The property that tells apart the most branches (at least two), with the indices of those branches. */
+function bestTag(resolved: ReadonlyArray<JsonObject | undefined>): { tag: string; members: number[] } | undefined {
+  const candidates = new Set(resolved.flatMap((b) => (b && isJsonObject(b.properties) ? Object.keys(b.properties) : [])));
+  let best: { tag: string; members: number[] } | undefined;
+  for (const tag of [...candidates].sort()) {
+    const seen = new Set<string>();
+    const members: number[] = [];
+    resolved.forEach((branch, i) => {
+      const values = tagValues(branch, tag);
+      if (!values || values.some((v) => seen.has(v))) return;
+      values.forEach((v) => seen.add(v));
+      members.push(i);
+    });
+    if (members.length >= 2 && (!best || members.length > best.members.length)) best = { tag, members };
+  }
+  return best;
+}
+
+/** The string values a branch requires `tag` to have, if it is an object schema that pins them. */
+function tagValues(branch: JsonObject | undefined, tag: string): string[] | undefined {
+  if (!branch || branch.type !== "object" || !Array.isArray(branch.required) || !branch.required.includes(tag)) return undefined;
+  const property = isJsonObject(branch.properties) ? branch.properties[tag] : undefined;
+  if (!isJsonObject(property)) return undefined;
+  if (typeof property.const === "string") return [property.const];
+  if (Array.isArray(property.enum) && property.enum.length > 0 && property.enum.every((v) => typeof v === "string")) return property.enum as string[];
+  return undefined;
+}
+
+/** A union branch as a schema: inline, or the validator schema of the definition it references. */
+function resolveBranch(branch: JsonValue, byName: ReadonlyMap<string, Declaration>): JsonObject | undefined {
+  if (!isJsonObject(branch)) return undefined;
+  const target = refName(branch.$ref);
+  if (target === undefined) return branch;
+  if (Object.keys(branch).some((k) => k !== "$ref" && !ANNOTATIONS.has(k))) return undefined;
+  const schema = byName.get(target)?.validatorSchema;
+  return isJsonObject(schema) ? schema : undefined;
 }
 
 function stripAnnotations(node: JsonObject): JsonValue {

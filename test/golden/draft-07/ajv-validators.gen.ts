@@ -122,7 +122,7 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 export const validateClientRequest = validate24;
 
 // prettier-ignore
-const schema8 = {"$id":"ClientRequest","anyOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
+const schema8 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
 
 // prettier-ignore
 const schema9 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
@@ -237,24 +237,24 @@ const schema11 = {"$id":"EchoRequest","properties":{"id":{"$ref":"RequestId"},"j
 const schema12 = {"$id":"Mood","enum":["calm","loud"],"type":"string"};
 
 // prettier-ignore
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="Mood" */;
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
     return false;
   }
   if(!((data === "calm") || (data === "loud"))){
-    validate31.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+    validate30.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
     return false;
   }
-  validate31.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   /*# sourceURL="EchoRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -262,7 +262,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -282,11 +282,11 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
-              validate29.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate29.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -299,11 +299,11 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
               let data2 = data.method;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("demo/echo" !== data2){
-                validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
+                validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -319,14 +319,14 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                     let missing1;
                     if((data3.text === undefined) && (missing1 = "text")){
-                      validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                      validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                       return false;
                     }
                     else {
                       if(data3.text !== undefined){
                         const _errs8 = errors;
                         if(typeof data3.text !== "string"){
-                          validate29.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
+                          validate28.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid1 = _errs8 === errors;
@@ -337,8 +337,8 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                       if(valid1){
                         if(data3.mood !== undefined){
                           const _errs10 = errors;
-                          if(!(validate31(data3.mood, {instancePath:instancePath+"/params/mood",parentData:data3,parentDataProperty:"mood",rootData}))){
-                            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                          if(!(validate30(data3.mood, {instancePath:instancePath+"/params/mood",parentData:data3,parentDataProperty:"mood",rootData}))){
+                            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs10 === errors;
@@ -354,7 +354,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                               if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
                               }
                               else {
-                                validate29.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
+                                validate28.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
@@ -368,7 +368,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -383,11 +383,11 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate29.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
 
@@ -396,45 +396,42 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate24.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        vErrors = null;
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "ping"){
+            if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "demo/echo"){
+            if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
+              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
       }
+    }
+    else {
+      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
     }
   }
   validate24.errors = vErrors;
@@ -442,7 +439,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-export const validateEchoRequest = validate29;
+export const validateEchoRequest = validate28;
 
 // prettier-ignore
 export const validateEchoResult = validate34;
@@ -736,7 +733,7 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-export const validateMood = validate31;
+export const validateMood = validate30;
 
 // prettier-ignore
 export const validatePingRequest = validate25;

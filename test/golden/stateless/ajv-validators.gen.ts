@@ -281,7 +281,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
 export const validateAskResultResponse = validate29;
 
 // prettier-ignore
-const schema11 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema11 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
 const schema12 = {"$id":"InputRequiredResult","properties":{"inputRequests":{"additionalProperties":{"$ref":"InputRequest"},"type":"object"},"requestState":{"type":"string"},"resultType":{"const":"input_required","type":"string"}},"required":["resultType"],"type":"object"};
@@ -524,45 +524,42 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
             if(data.result !== undefined){
               let data2 = data.result;
               const _errs4 = errors;
-              const _errs5 = errors;
-              let valid1 = false;
-              const _errs6 = errors;
-              if(!(validate31(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs7 = errors;
-                if(!(validate28(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                  vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
-              }
-              if(!valid1){
-                const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf",keyword:"anyOf",params:{}};
-                if(vErrors === null){
-                  vErrors = [err0];
-                }
-                else {
-                  vErrors.push(err0);
-                }
-                errors++;
-                validate29.errors = vErrors;
-                return false;
-              }
-              else {
-                errors = _errs5;
-                if(vErrors !== null){
-                  if(_errs5){
-                    vErrors.length = _errs5;
+              if(errors === _errs4){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
                   }
                   else {
-                    vErrors = null;
+                    const tag0 = data2.resultType;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "input_required"){
+                        if(!(validate31(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "complete"){
+                        if(!(validate28(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+                          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+                          errors = vErrors.length;
+                        }
+                      }
+                      else {
+                        validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+                      return false;
+                    }
                   }
+                }
+                else {
+                  validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
                 }
               }
               var valid0 = _errs4 === errors;
