@@ -4,13 +4,10 @@
  * per error definition of this revision.
  */
 import type { ErrorCodeNode, McpModel } from "../model/types.js";
-import { TYPES_FILE } from "./emit-types.js";
-import { moduleSpecifier } from "./emit-validate-api.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, lowerFirst, stringArray } from "./names.js";
+import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
-/** The error codes module. */
-export const ERROR_CODES_FILE = "error-codes.gen.ts";
 
 /** JSON-RPC 2.0's standard messages, used as the builders' default messages. */
 const STANDARD_MESSAGES: Readonly<Record<number, string>> = {

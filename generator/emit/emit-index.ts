@@ -2,12 +2,9 @@
  * emitIndex: the module users import; re-exports every other module.
  */
 import type { McpModel } from "../model/types.js";
-import { SUPPORT_FILE } from "./emit-support.js";
-import { moduleSpecifier } from "./emit-validate-api.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "./paths.js";
 
-/** The index module. */
-export const INDEX_FILE = "index.ts";
 
 /** Emits `index.ts`, re-exporting `modules` (paths of the other emitted TypeScript files). */
 export function emitIndex(_model: McpModel, modules: readonly string[], bannerText: string): EmittedFile {

@@ -5,17 +5,10 @@
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
-import { COMPILED_VALIDATORS_FILE } from "./emit-validators.js";
-import { METHODS_FILE } from "./emit-methods.js";
-import { RESULT_TYPES_FILE } from "./emit-result-types.js";
-import { SUPPORT_MODULE } from "./emit-support.js";
-import { TYPES_FILE } from "./emit-types.js";
-import { moduleSpecifier } from "./emit-validate-api.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, propertyKey, validatorName } from "./names.js";
+import { COMPILED_VALIDATORS_FILE, MESSAGES_FILE, METHODS_FILE, RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
-/** The messages module. */
-export const MESSAGES_FILE = "messages.gen.ts";
 
 /** Emits `messages.gen.ts`. */
 export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
@@ -26,8 +19,8 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     .importValues(moduleSpecifier(METHODS_FILE), "METHOD_AVAILABILITY")
     .importTypes(moduleSpecifier(METHODS_FILE), "RequestMethod")
     .importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod")
-    .importValues(`./${SUPPORT_MODULE}`, "parseMessageWith", "parseResponseWith")
-    .importTypes(`./${SUPPORT_MODULE}`, "MessageTables", "ParseResult");
+    .importValues(SUPPORT_MODULE, "parseMessageWith", "parseResponseWith")
+    .importTypes(SUPPORT_MODULE, "MessageTables", "ParseResult");
   const requestEntries = wire.map((r) => `    ${propertyKey(r.method)}: compiled.${validatorName(r.definition)},`);
   const notificationEntries = model.notifications.map((n) => `    ${propertyKey(n.method)}: compiled.${validatorName(n.definition)},`);
   const resultEntries = wire.map(

@@ -3,14 +3,10 @@
  * and METHOD_AVAILABILITY across the known revisions.
  */
 import type { McpModel, NotificationNode, RequestNode } from "../model/types.js";
-import { TYPES_FILE } from "./emit-types.js";
-import { moduleSpecifier } from "./emit-validate-api.js";
-import { RESULT_TYPES_FILE } from "./emit-result-types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, propertyKey, stringArray } from "./names.js";
+import { METHODS_FILE, RESULT_TYPES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
-/** The methods module. */
-export const METHODS_FILE = "methods.gen.ts";
 
 const INFO_TYPES = `${jsDoc("Who sends a message. `input-request`: the server asks the client inside an InputRequiredResult (MRTR).")}export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
 

@@ -7,14 +7,10 @@
  *     | (T.CallToolResult & { resultType: "complete" });
  */
 import type { McpModel, RequestNode } from "../model/types.js";
-import { SUPPORT_MODULE } from "./emit-support.js";
-import { TYPES_FILE } from "./emit-types.js";
-import { moduleSpecifier } from "./emit-validate-api.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, propertyKey, stringArray } from "./names.js";
+import { RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
-/** The result types module. */
-export const RESULT_TYPES_FILE = "result-types.gen.ts";
 
 /** The name of a request's result union: `CallToolRequest` → `CallToolRequestResult`. */
 export function resultUnionName(request: RequestNode): string {
@@ -25,7 +21,7 @@ export function resultUnionName(request: RequestNode): string {
 export function emitResultTypes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(RESULT_TYPES_FILE)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
-    .importValues(`./${SUPPORT_MODULE}`, "resultTypeWith");
+    .importValues(SUPPORT_MODULE, "resultTypeWith");
   const values = model.resultTypes.map((t) => t.value);
   file.add(`${jsDoc("Every resultType this revision (with its extensions) defines, in declaration order.")}export const RESULT_TYPES = ${stringArray(values)} as const;`);
   file.add(`${jsDoc("A resultType this revision defines.")}export type KnownResultType = (typeof RESULT_TYPES)[number];`);

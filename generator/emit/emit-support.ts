@@ -7,10 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../load/package-root.js";
 import type { EmittedFile } from "./file.js";
+import { SUPPORT_FILE } from "./paths.js";
 
-/** The support module's path in the output folder (and its import specifier, with `.js`). */
-export const SUPPORT_FILE = "support.gen.ts";
-export const SUPPORT_MODULE = "support.gen.js";
 
 let supportSource: string | undefined;
 

@@ -17,9 +17,8 @@ import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { literal } from "./names.js";
+import { TYPES_FILE } from "./paths.js";
 
-/** The types module path inside the output folder. */
-export const TYPES_FILE = "types.gen.ts";
 
 /** Emits `types.gen.ts`. */
 export async function emitTypes(model: McpModel, bannerText: string): Promise<EmittedFile> {

@@ -4,27 +4,19 @@
  * the name → type map they share.
  */
 import type { McpModel } from "../model/types.js";
-import { COMPILED_VALIDATORS_FILE } from "./emit-validators.js";
-import { SUPPORT_MODULE } from "./emit-support.js";
-import { TYPES_FILE } from "./emit-types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
+import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE, TYPES_FILE, VALIDATE_API_FILE, moduleSpecifier } from "./paths.js";
 
-/** The validators API module. */
-export const VALIDATE_API_FILE = "validators.gen.ts";
 
-/** `./types.gen.ts` → `./types.gen.js`: the import specifier of an emitted module. */
-export function moduleSpecifier(path: string): string {
-  return `./${path.replace(/\.ts$/, ".js")}`;
-}
 
 /** Emits `validators.gen.ts`. */
 export function emitValidateApi(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(VALIDATE_API_FILE)
     .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
-    .importValues(`./${SUPPORT_MODULE}`, "runValidator")
-    .importTypes(`./${SUPPORT_MODULE}`, "CompiledValidator", "ValidationResult");
+    .importValues(SUPPORT_MODULE, "runValidator")
+    .importTypes(SUPPORT_MODULE, "CompiledValidator", "ValidationResult");
   const names = model.declarations.map((d) => d.name);
   file.add(
     `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes {\n${names.map((n) => `  ${propertyKey(n)}: T.${n};`).join("\n")}\n}`,

@@ -22,13 +22,11 @@ import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { validatorName } from "./names.js";
-import { SUPPORT_MODULE } from "./emit-support.js";
+import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
 
 // ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
 
-/** The compiled validators module. */
-export const COMPILED_VALIDATORS_FILE = "ajv-validators.gen.ts";
 
 const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "format"]);
 const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$anchor", "minContains", "maxContains"]);
@@ -50,7 +48,7 @@ export function emitValidators(model: McpModel, bannerText: string): EmittedFile
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts")
     .add(layOut(code.replace(/^"use strict";/, "")));
-  if (helpers.length > 0) file.importValues(`./${SUPPORT_MODULE}`, ...helpers);
+  if (helpers.length > 0) file.importValues(SUPPORT_MODULE, ...helpers);
   return file.build(bannerText);
 }
 

@@ -3,18 +3,19 @@
  * functions from the model (and a banner) to file records.
  */
 import type { McpModel } from "../model/types.js";
-import { emitErrorCodes, ERROR_CODES_FILE } from "./emit-error-codes.js";
+import { emitErrorCodes } from "./emit-error-codes.js";
 import { emitIndex } from "./emit-index.js";
-import { emitMessages, MESSAGES_FILE } from "./emit-messages.js";
-import { emitMethods, METHODS_FILE } from "./emit-methods.js";
-import { emitProtocol, PROTOCOL_FILE } from "./emit-protocol.js";
-import { emitResultTypes, RESULT_TYPES_FILE } from "./emit-result-types.js";
-import { emitSupport, SUPPORT_FILE } from "./emit-support.js";
-import { emitTypes, TYPES_FILE } from "./emit-types.js";
-import { emitValidateApi, VALIDATE_API_FILE } from "./emit-validate-api.js";
+import { emitMessages } from "./emit-messages.js";
+import { emitMethods } from "./emit-methods.js";
+import { emitProtocol } from "./emit-protocol.js";
+import { emitResultTypes } from "./emit-result-types.js";
+import { emitSupport } from "./emit-support.js";
+import { emitTypes } from "./emit-types.js";
+import { emitValidateApi } from "./emit-validate-api.js";
 import { emitValidators } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
 import { preformatted } from "../format/format.js";
+import { ERROR_CODES_FILE, MESSAGES_FILE, METHODS_FILE, PROTOCOL_FILE, RESULT_TYPES_FILE, SUPPORT_FILE, TYPES_FILE, VALIDATE_API_FILE } from "./paths.js";
 
 export type { BannerOptions, EmittedFile };
 
