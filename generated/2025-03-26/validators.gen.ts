@@ -202,599 +202,168 @@ export function validate(name: DefinitionName, value: unknown): ValidationResult
   return runValidator(VALIDATORS[name], value);
 }
 
-/**
- * True when `value` is a valid Annotations.
- */
-export function isAnnotations(value: unknown): value is T.Annotations {
-  return VALIDATORS.Annotations(value);
-}
-
-/**
- * True when `value` is a valid AudioContent.
- */
-export function isAudioContent(value: unknown): value is T.AudioContent {
-  return VALIDATORS.AudioContent(value);
-}
-
-/**
- * True when `value` is a valid BlobResourceContents.
- */
-export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
-  return VALIDATORS.BlobResourceContents(value);
-}
-
-/**
- * True when `value` is a valid CallToolRequest.
- */
-export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
-  return VALIDATORS.CallToolRequest(value);
-}
-
-/**
- * True when `value` is a valid CallToolResult.
- */
-export function isCallToolResult(value: unknown): value is T.CallToolResult {
-  return VALIDATORS.CallToolResult(value);
-}
-
-/**
- * True when `value` is a valid CancelledNotification.
- */
-export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
-  return VALIDATORS.CancelledNotification(value);
-}
-
-/**
- * True when `value` is a valid ClientCapabilities.
- */
-export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
-  return VALIDATORS.ClientCapabilities(value);
-}
-
-/**
- * True when `value` is a valid ClientNotification.
- */
-export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return VALIDATORS.ClientNotification(value);
-}
-
-/**
- * True when `value` is a valid ClientRequest.
- */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return VALIDATORS.ClientRequest(value);
-}
-
-/**
- * True when `value` is a valid ClientResult.
- */
-export function isClientResult(value: unknown): value is T.ClientResult {
-  return VALIDATORS.ClientResult(value);
-}
-
-/**
- * True when `value` is a valid CompleteRequest.
- */
-export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
-  return VALIDATORS.CompleteRequest(value);
-}
-
-/**
- * True when `value` is a valid CompleteResult.
- */
-export function isCompleteResult(value: unknown): value is T.CompleteResult {
-  return VALIDATORS.CompleteResult(value);
-}
-
-/**
- * True when `value` is a valid CreateMessageRequest.
- */
-export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
-  return VALIDATORS.CreateMessageRequest(value);
-}
-
-/**
- * True when `value` is a valid CreateMessageResult.
- */
-export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
-  return VALIDATORS.CreateMessageResult(value);
-}
-
-/**
- * True when `value` is a valid Cursor.
- */
-export function isCursor(value: unknown): value is T.Cursor {
-  return VALIDATORS.Cursor(value);
-}
-
-/**
- * True when `value` is a valid EmbeddedResource.
- */
-export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
-  return VALIDATORS.EmbeddedResource(value);
-}
-
-/**
- * True when `value` is a valid EmptyResult.
- */
-export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return VALIDATORS.EmptyResult(value);
-}
-
-/**
- * True when `value` is a valid GetPromptRequest.
- */
-export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
-  return VALIDATORS.GetPromptRequest(value);
-}
-
-/**
- * True when `value` is a valid GetPromptResult.
- */
-export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
-  return VALIDATORS.GetPromptResult(value);
-}
-
-/**
- * True when `value` is a valid ImageContent.
- */
-export function isImageContent(value: unknown): value is T.ImageContent {
-  return VALIDATORS.ImageContent(value);
-}
-
-/**
- * True when `value` is a valid Implementation.
- */
-export function isImplementation(value: unknown): value is T.Implementation {
-  return VALIDATORS.Implementation(value);
-}
-
-/**
- * True when `value` is a valid InitializeRequest.
- */
-export function isInitializeRequest(value: unknown): value is T.InitializeRequest {
-  return VALIDATORS.InitializeRequest(value);
-}
-
-/**
- * True when `value` is a valid InitializeResult.
- */
-export function isInitializeResult(value: unknown): value is T.InitializeResult {
-  return VALIDATORS.InitializeResult(value);
-}
-
-/**
- * True when `value` is a valid InitializedNotification.
- */
-export function isInitializedNotification(value: unknown): value is T.InitializedNotification {
-  return VALIDATORS.InitializedNotification(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCBatchRequest.
- */
-export function isJSONRPCBatchRequest(value: unknown): value is T.JSONRPCBatchRequest {
-  return VALIDATORS.JSONRPCBatchRequest(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCBatchResponse.
- */
-export function isJSONRPCBatchResponse(value: unknown): value is T.JSONRPCBatchResponse {
-  return VALIDATORS.JSONRPCBatchResponse(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCError.
- */
-export function isJSONRPCError(value: unknown): value is T.JSONRPCError {
-  return VALIDATORS.JSONRPCError(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCMessage.
- */
-export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
-  return VALIDATORS.JSONRPCMessage(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCNotification.
- */
-export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
-  return VALIDATORS.JSONRPCNotification(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCRequest.
- */
-export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
-  return VALIDATORS.JSONRPCRequest(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCResponse.
- */
-export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return VALIDATORS.JSONRPCResponse(value);
-}
-
-/**
- * True when `value` is a valid ListPromptsRequest.
- */
-export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
-  return VALIDATORS.ListPromptsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListPromptsResult.
- */
-export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
-  return VALIDATORS.ListPromptsResult(value);
-}
-
-/**
- * True when `value` is a valid ListResourceTemplatesRequest.
- */
-export function isListResourceTemplatesRequest(
+/* Type guards, one per definition: `isX(value)` is true when `value` is a valid X. */
+export const isAnnotations = (value: unknown): value is T.Annotations =>
+  VALIDATORS.Annotations(value);
+export const isAudioContent = (value: unknown): value is T.AudioContent =>
+  VALIDATORS.AudioContent(value);
+export const isBlobResourceContents = (value: unknown): value is T.BlobResourceContents =>
+  VALIDATORS.BlobResourceContents(value);
+export const isCallToolRequest = (value: unknown): value is T.CallToolRequest =>
+  VALIDATORS.CallToolRequest(value);
+export const isCallToolResult = (value: unknown): value is T.CallToolResult =>
+  VALIDATORS.CallToolResult(value);
+export const isCancelledNotification = (value: unknown): value is T.CancelledNotification =>
+  VALIDATORS.CancelledNotification(value);
+export const isClientCapabilities = (value: unknown): value is T.ClientCapabilities =>
+  VALIDATORS.ClientCapabilities(value);
+export const isClientNotification = (value: unknown): value is T.ClientNotification =>
+  VALIDATORS.ClientNotification(value);
+export const isClientRequest = (value: unknown): value is T.ClientRequest =>
+  VALIDATORS.ClientRequest(value);
+export const isClientResult = (value: unknown): value is T.ClientResult =>
+  VALIDATORS.ClientResult(value);
+export const isCompleteRequest = (value: unknown): value is T.CompleteRequest =>
+  VALIDATORS.CompleteRequest(value);
+export const isCompleteResult = (value: unknown): value is T.CompleteResult =>
+  VALIDATORS.CompleteResult(value);
+export const isCreateMessageRequest = (value: unknown): value is T.CreateMessageRequest =>
+  VALIDATORS.CreateMessageRequest(value);
+export const isCreateMessageResult = (value: unknown): value is T.CreateMessageResult =>
+  VALIDATORS.CreateMessageResult(value);
+export const isCursor = (value: unknown): value is T.Cursor => VALIDATORS.Cursor(value);
+export const isEmbeddedResource = (value: unknown): value is T.EmbeddedResource =>
+  VALIDATORS.EmbeddedResource(value);
+export const isEmptyResult = (value: unknown): value is T.EmptyResult =>
+  VALIDATORS.EmptyResult(value);
+export const isGetPromptRequest = (value: unknown): value is T.GetPromptRequest =>
+  VALIDATORS.GetPromptRequest(value);
+export const isGetPromptResult = (value: unknown): value is T.GetPromptResult =>
+  VALIDATORS.GetPromptResult(value);
+export const isImageContent = (value: unknown): value is T.ImageContent =>
+  VALIDATORS.ImageContent(value);
+export const isImplementation = (value: unknown): value is T.Implementation =>
+  VALIDATORS.Implementation(value);
+export const isInitializeRequest = (value: unknown): value is T.InitializeRequest =>
+  VALIDATORS.InitializeRequest(value);
+export const isInitializeResult = (value: unknown): value is T.InitializeResult =>
+  VALIDATORS.InitializeResult(value);
+export const isInitializedNotification = (value: unknown): value is T.InitializedNotification =>
+  VALIDATORS.InitializedNotification(value);
+export const isJSONRPCBatchRequest = (value: unknown): value is T.JSONRPCBatchRequest =>
+  VALIDATORS.JSONRPCBatchRequest(value);
+export const isJSONRPCBatchResponse = (value: unknown): value is T.JSONRPCBatchResponse =>
+  VALIDATORS.JSONRPCBatchResponse(value);
+export const isJSONRPCError = (value: unknown): value is T.JSONRPCError =>
+  VALIDATORS.JSONRPCError(value);
+export const isJSONRPCMessage = (value: unknown): value is T.JSONRPCMessage =>
+  VALIDATORS.JSONRPCMessage(value);
+export const isJSONRPCNotification = (value: unknown): value is T.JSONRPCNotification =>
+  VALIDATORS.JSONRPCNotification(value);
+export const isJSONRPCRequest = (value: unknown): value is T.JSONRPCRequest =>
+  VALIDATORS.JSONRPCRequest(value);
+export const isJSONRPCResponse = (value: unknown): value is T.JSONRPCResponse =>
+  VALIDATORS.JSONRPCResponse(value);
+export const isListPromptsRequest = (value: unknown): value is T.ListPromptsRequest =>
+  VALIDATORS.ListPromptsRequest(value);
+export const isListPromptsResult = (value: unknown): value is T.ListPromptsResult =>
+  VALIDATORS.ListPromptsResult(value);
+export const isListResourceTemplatesRequest = (
   value: unknown,
-): value is T.ListResourceTemplatesRequest {
-  return VALIDATORS.ListResourceTemplatesRequest(value);
-}
-
-/**
- * True when `value` is a valid ListResourceTemplatesResult.
- */
-export function isListResourceTemplatesResult(
+): value is T.ListResourceTemplatesRequest => VALIDATORS.ListResourceTemplatesRequest(value);
+export const isListResourceTemplatesResult = (
   value: unknown,
-): value is T.ListResourceTemplatesResult {
-  return VALIDATORS.ListResourceTemplatesResult(value);
-}
-
-/**
- * True when `value` is a valid ListResourcesRequest.
- */
-export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
-  return VALIDATORS.ListResourcesRequest(value);
-}
-
-/**
- * True when `value` is a valid ListResourcesResult.
- */
-export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
-  return VALIDATORS.ListResourcesResult(value);
-}
-
-/**
- * True when `value` is a valid ListRootsRequest.
- */
-export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
-  return VALIDATORS.ListRootsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListRootsResult.
- */
-export function isListRootsResult(value: unknown): value is T.ListRootsResult {
-  return VALIDATORS.ListRootsResult(value);
-}
-
-/**
- * True when `value` is a valid ListToolsRequest.
- */
-export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
-  return VALIDATORS.ListToolsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListToolsResult.
- */
-export function isListToolsResult(value: unknown): value is T.ListToolsResult {
-  return VALIDATORS.ListToolsResult(value);
-}
-
-/**
- * True when `value` is a valid LoggingLevel.
- */
-export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
-  return VALIDATORS.LoggingLevel(value);
-}
-
-/**
- * True when `value` is a valid LoggingMessageNotification.
- */
-export function isLoggingMessageNotification(
+): value is T.ListResourceTemplatesResult => VALIDATORS.ListResourceTemplatesResult(value);
+export const isListResourcesRequest = (value: unknown): value is T.ListResourcesRequest =>
+  VALIDATORS.ListResourcesRequest(value);
+export const isListResourcesResult = (value: unknown): value is T.ListResourcesResult =>
+  VALIDATORS.ListResourcesResult(value);
+export const isListRootsRequest = (value: unknown): value is T.ListRootsRequest =>
+  VALIDATORS.ListRootsRequest(value);
+export const isListRootsResult = (value: unknown): value is T.ListRootsResult =>
+  VALIDATORS.ListRootsResult(value);
+export const isListToolsRequest = (value: unknown): value is T.ListToolsRequest =>
+  VALIDATORS.ListToolsRequest(value);
+export const isListToolsResult = (value: unknown): value is T.ListToolsResult =>
+  VALIDATORS.ListToolsResult(value);
+export const isLoggingLevel = (value: unknown): value is T.LoggingLevel =>
+  VALIDATORS.LoggingLevel(value);
+export const isLoggingMessageNotification = (
   value: unknown,
-): value is T.LoggingMessageNotification {
-  return VALIDATORS.LoggingMessageNotification(value);
-}
-
-/**
- * True when `value` is a valid ModelHint.
- */
-export function isModelHint(value: unknown): value is T.ModelHint {
-  return VALIDATORS.ModelHint(value);
-}
-
-/**
- * True when `value` is a valid ModelPreferences.
- */
-export function isModelPreferences(value: unknown): value is T.ModelPreferences {
-  return VALIDATORS.ModelPreferences(value);
-}
-
-/**
- * True when `value` is a valid Notification.
- */
-export function isNotification(value: unknown): value is T.Notification {
-  return VALIDATORS.Notification(value);
-}
-
-/**
- * True when `value` is a valid PaginatedRequest.
- */
-export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
-  return VALIDATORS.PaginatedRequest(value);
-}
-
-/**
- * True when `value` is a valid PaginatedResult.
- */
-export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
-  return VALIDATORS.PaginatedResult(value);
-}
-
-/**
- * True when `value` is a valid PingRequest.
- */
-export function isPingRequest(value: unknown): value is T.PingRequest {
-  return VALIDATORS.PingRequest(value);
-}
-
-/**
- * True when `value` is a valid ProgressNotification.
- */
-export function isProgressNotification(value: unknown): value is T.ProgressNotification {
-  return VALIDATORS.ProgressNotification(value);
-}
-
-/**
- * True when `value` is a valid ProgressToken.
- */
-export function isProgressToken(value: unknown): value is T.ProgressToken {
-  return VALIDATORS.ProgressToken(value);
-}
-
-/**
- * True when `value` is a valid Prompt.
- */
-export function isPrompt(value: unknown): value is T.Prompt {
-  return VALIDATORS.Prompt(value);
-}
-
-/**
- * True when `value` is a valid PromptArgument.
- */
-export function isPromptArgument(value: unknown): value is T.PromptArgument {
-  return VALIDATORS.PromptArgument(value);
-}
-
-/**
- * True when `value` is a valid PromptListChangedNotification.
- */
-export function isPromptListChangedNotification(
+): value is T.LoggingMessageNotification => VALIDATORS.LoggingMessageNotification(value);
+export const isModelHint = (value: unknown): value is T.ModelHint => VALIDATORS.ModelHint(value);
+export const isModelPreferences = (value: unknown): value is T.ModelPreferences =>
+  VALIDATORS.ModelPreferences(value);
+export const isNotification = (value: unknown): value is T.Notification =>
+  VALIDATORS.Notification(value);
+export const isPaginatedRequest = (value: unknown): value is T.PaginatedRequest =>
+  VALIDATORS.PaginatedRequest(value);
+export const isPaginatedResult = (value: unknown): value is T.PaginatedResult =>
+  VALIDATORS.PaginatedResult(value);
+export const isPingRequest = (value: unknown): value is T.PingRequest =>
+  VALIDATORS.PingRequest(value);
+export const isProgressNotification = (value: unknown): value is T.ProgressNotification =>
+  VALIDATORS.ProgressNotification(value);
+export const isProgressToken = (value: unknown): value is T.ProgressToken =>
+  VALIDATORS.ProgressToken(value);
+export const isPrompt = (value: unknown): value is T.Prompt => VALIDATORS.Prompt(value);
+export const isPromptArgument = (value: unknown): value is T.PromptArgument =>
+  VALIDATORS.PromptArgument(value);
+export const isPromptListChangedNotification = (
   value: unknown,
-): value is T.PromptListChangedNotification {
-  return VALIDATORS.PromptListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid PromptMessage.
- */
-export function isPromptMessage(value: unknown): value is T.PromptMessage {
-  return VALIDATORS.PromptMessage(value);
-}
-
-/**
- * True when `value` is a valid PromptReference.
- */
-export function isPromptReference(value: unknown): value is T.PromptReference {
-  return VALIDATORS.PromptReference(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceRequest.
- */
-export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
-  return VALIDATORS.ReadResourceRequest(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceResult.
- */
-export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
-  return VALIDATORS.ReadResourceResult(value);
-}
-
-/**
- * True when `value` is a valid Request.
- */
-export function isRequest(value: unknown): value is T.Request {
-  return VALIDATORS.Request(value);
-}
-
-/**
- * True when `value` is a valid RequestId.
- */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return VALIDATORS.RequestId(value);
-}
-
-/**
- * True when `value` is a valid Resource.
- */
-export function isResource(value: unknown): value is T.Resource {
-  return VALIDATORS.Resource(value);
-}
-
-/**
- * True when `value` is a valid ResourceContents.
- */
-export function isResourceContents(value: unknown): value is T.ResourceContents {
-  return VALIDATORS.ResourceContents(value);
-}
-
-/**
- * True when `value` is a valid ResourceListChangedNotification.
- */
-export function isResourceListChangedNotification(
+): value is T.PromptListChangedNotification => VALIDATORS.PromptListChangedNotification(value);
+export const isPromptMessage = (value: unknown): value is T.PromptMessage =>
+  VALIDATORS.PromptMessage(value);
+export const isPromptReference = (value: unknown): value is T.PromptReference =>
+  VALIDATORS.PromptReference(value);
+export const isReadResourceRequest = (value: unknown): value is T.ReadResourceRequest =>
+  VALIDATORS.ReadResourceRequest(value);
+export const isReadResourceResult = (value: unknown): value is T.ReadResourceResult =>
+  VALIDATORS.ReadResourceResult(value);
+export const isRequest = (value: unknown): value is T.Request => VALIDATORS.Request(value);
+export const isRequestId = (value: unknown): value is T.RequestId => VALIDATORS.RequestId(value);
+export const isResource = (value: unknown): value is T.Resource => VALIDATORS.Resource(value);
+export const isResourceContents = (value: unknown): value is T.ResourceContents =>
+  VALIDATORS.ResourceContents(value);
+export const isResourceListChangedNotification = (
   value: unknown,
-): value is T.ResourceListChangedNotification {
-  return VALIDATORS.ResourceListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid ResourceReference.
- */
-export function isResourceReference(value: unknown): value is T.ResourceReference {
-  return VALIDATORS.ResourceReference(value);
-}
-
-/**
- * True when `value` is a valid ResourceTemplate.
- */
-export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
-  return VALIDATORS.ResourceTemplate(value);
-}
-
-/**
- * True when `value` is a valid ResourceUpdatedNotification.
- */
-export function isResourceUpdatedNotification(
+): value is T.ResourceListChangedNotification => VALIDATORS.ResourceListChangedNotification(value);
+export const isResourceReference = (value: unknown): value is T.ResourceReference =>
+  VALIDATORS.ResourceReference(value);
+export const isResourceTemplate = (value: unknown): value is T.ResourceTemplate =>
+  VALIDATORS.ResourceTemplate(value);
+export const isResourceUpdatedNotification = (
   value: unknown,
-): value is T.ResourceUpdatedNotification {
-  return VALIDATORS.ResourceUpdatedNotification(value);
-}
-
-/**
- * True when `value` is a valid Result.
- */
-export function isResult(value: unknown): value is T.Result {
-  return VALIDATORS.Result(value);
-}
-
-/**
- * True when `value` is a valid Role.
- */
-export function isRole(value: unknown): value is T.Role {
-  return VALIDATORS.Role(value);
-}
-
-/**
- * True when `value` is a valid Root.
- */
-export function isRoot(value: unknown): value is T.Root {
-  return VALIDATORS.Root(value);
-}
-
-/**
- * True when `value` is a valid RootsListChangedNotification.
- */
-export function isRootsListChangedNotification(
+): value is T.ResourceUpdatedNotification => VALIDATORS.ResourceUpdatedNotification(value);
+export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
+export const isRole = (value: unknown): value is T.Role => VALIDATORS.Role(value);
+export const isRoot = (value: unknown): value is T.Root => VALIDATORS.Root(value);
+export const isRootsListChangedNotification = (
   value: unknown,
-): value is T.RootsListChangedNotification {
-  return VALIDATORS.RootsListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid SamplingMessage.
- */
-export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
-  return VALIDATORS.SamplingMessage(value);
-}
-
-/**
- * True when `value` is a valid ServerCapabilities.
- */
-export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
-  return VALIDATORS.ServerCapabilities(value);
-}
-
-/**
- * True when `value` is a valid ServerNotification.
- */
-export function isServerNotification(value: unknown): value is T.ServerNotification {
-  return VALIDATORS.ServerNotification(value);
-}
-
-/**
- * True when `value` is a valid ServerRequest.
- */
-export function isServerRequest(value: unknown): value is T.ServerRequest {
-  return VALIDATORS.ServerRequest(value);
-}
-
-/**
- * True when `value` is a valid ServerResult.
- */
-export function isServerResult(value: unknown): value is T.ServerResult {
-  return VALIDATORS.ServerResult(value);
-}
-
-/**
- * True when `value` is a valid SetLevelRequest.
- */
-export function isSetLevelRequest(value: unknown): value is T.SetLevelRequest {
-  return VALIDATORS.SetLevelRequest(value);
-}
-
-/**
- * True when `value` is a valid SubscribeRequest.
- */
-export function isSubscribeRequest(value: unknown): value is T.SubscribeRequest {
-  return VALIDATORS.SubscribeRequest(value);
-}
-
-/**
- * True when `value` is a valid TextContent.
- */
-export function isTextContent(value: unknown): value is T.TextContent {
-  return VALIDATORS.TextContent(value);
-}
-
-/**
- * True when `value` is a valid TextResourceContents.
- */
-export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
-  return VALIDATORS.TextResourceContents(value);
-}
-
-/**
- * True when `value` is a valid Tool.
- */
-export function isTool(value: unknown): value is T.Tool {
-  return VALIDATORS.Tool(value);
-}
-
-/**
- * True when `value` is a valid ToolAnnotations.
- */
-export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
-  return VALIDATORS.ToolAnnotations(value);
-}
-
-/**
- * True when `value` is a valid ToolListChangedNotification.
- */
-export function isToolListChangedNotification(
+): value is T.RootsListChangedNotification => VALIDATORS.RootsListChangedNotification(value);
+export const isSamplingMessage = (value: unknown): value is T.SamplingMessage =>
+  VALIDATORS.SamplingMessage(value);
+export const isServerCapabilities = (value: unknown): value is T.ServerCapabilities =>
+  VALIDATORS.ServerCapabilities(value);
+export const isServerNotification = (value: unknown): value is T.ServerNotification =>
+  VALIDATORS.ServerNotification(value);
+export const isServerRequest = (value: unknown): value is T.ServerRequest =>
+  VALIDATORS.ServerRequest(value);
+export const isServerResult = (value: unknown): value is T.ServerResult =>
+  VALIDATORS.ServerResult(value);
+export const isSetLevelRequest = (value: unknown): value is T.SetLevelRequest =>
+  VALIDATORS.SetLevelRequest(value);
+export const isSubscribeRequest = (value: unknown): value is T.SubscribeRequest =>
+  VALIDATORS.SubscribeRequest(value);
+export const isTextContent = (value: unknown): value is T.TextContent =>
+  VALIDATORS.TextContent(value);
+export const isTextResourceContents = (value: unknown): value is T.TextResourceContents =>
+  VALIDATORS.TextResourceContents(value);
+export const isTool = (value: unknown): value is T.Tool => VALIDATORS.Tool(value);
+export const isToolAnnotations = (value: unknown): value is T.ToolAnnotations =>
+  VALIDATORS.ToolAnnotations(value);
+export const isToolListChangedNotification = (
   value: unknown,
-): value is T.ToolListChangedNotification {
-  return VALIDATORS.ToolListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid UnsubscribeRequest.
- */
-export function isUnsubscribeRequest(value: unknown): value is T.UnsubscribeRequest {
-  return VALIDATORS.UnsubscribeRequest(value);
-}
+): value is T.ToolListChangedNotification => VALIDATORS.ToolListChangedNotification(value);
+export const isUnsubscribeRequest = (value: unknown): value is T.UnsubscribeRequest =>
+  VALIDATORS.UnsubscribeRequest(value);

@@ -347,1145 +347,331 @@ export function validate(name: DefinitionName, value: unknown): ValidationResult
   return runValidator(VALIDATORS[name], value);
 }
 
-/**
- * True when `value` is a valid Annotations.
- */
-export function isAnnotations(value: unknown): value is T.Annotations {
-  return VALIDATORS.Annotations(value);
-}
-
-/**
- * True when `value` is a valid AudioContent.
- */
-export function isAudioContent(value: unknown): value is T.AudioContent {
-  return VALIDATORS.AudioContent(value);
-}
-
-/**
- * True when `value` is a valid BaseMetadata.
- */
-export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
-  return VALIDATORS.BaseMetadata(value);
-}
-
-/**
- * True when `value` is a valid BlobResourceContents.
- */
-export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
-  return VALIDATORS.BlobResourceContents(value);
-}
-
-/**
- * True when `value` is a valid BooleanSchema.
- */
-export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
-  return VALIDATORS.BooleanSchema(value);
-}
-
-/**
- * True when `value` is a valid CacheableResult.
- */
-export function isCacheableResult(value: unknown): value is T.CacheableResult {
-  return VALIDATORS.CacheableResult(value);
-}
-
-/**
- * True when `value` is a valid CallToolRequest.
- */
-export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
-  return VALIDATORS.CallToolRequest(value);
-}
-
-/**
- * True when `value` is a valid CallToolRequestParams.
- */
-export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
-  return VALIDATORS.CallToolRequestParams(value);
-}
-
-/**
- * True when `value` is a valid CallToolResult.
- */
-export function isCallToolResult(value: unknown): value is T.CallToolResult {
-  return VALIDATORS.CallToolResult(value);
-}
-
-/**
- * True when `value` is a valid CallToolResultResponse.
- */
-export function isCallToolResultResponse(value: unknown): value is T.CallToolResultResponse {
-  return VALIDATORS.CallToolResultResponse(value);
-}
-
-/**
- * True when `value` is a valid CancelledNotification.
- */
-export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
-  return VALIDATORS.CancelledNotification(value);
-}
-
-/**
- * True when `value` is a valid CancelledNotificationParams.
- */
-export function isCancelledNotificationParams(
+/* Type guards, one per definition: `isX(value)` is true when `value` is a valid X. */
+export const isAnnotations = (value: unknown): value is T.Annotations =>
+  VALIDATORS.Annotations(value);
+export const isAudioContent = (value: unknown): value is T.AudioContent =>
+  VALIDATORS.AudioContent(value);
+export const isBaseMetadata = (value: unknown): value is T.BaseMetadata =>
+  VALIDATORS.BaseMetadata(value);
+export const isBlobResourceContents = (value: unknown): value is T.BlobResourceContents =>
+  VALIDATORS.BlobResourceContents(value);
+export const isBooleanSchema = (value: unknown): value is T.BooleanSchema =>
+  VALIDATORS.BooleanSchema(value);
+export const isCacheableResult = (value: unknown): value is T.CacheableResult =>
+  VALIDATORS.CacheableResult(value);
+export const isCallToolRequest = (value: unknown): value is T.CallToolRequest =>
+  VALIDATORS.CallToolRequest(value);
+export const isCallToolRequestParams = (value: unknown): value is T.CallToolRequestParams =>
+  VALIDATORS.CallToolRequestParams(value);
+export const isCallToolResult = (value: unknown): value is T.CallToolResult =>
+  VALIDATORS.CallToolResult(value);
+export const isCallToolResultResponse = (value: unknown): value is T.CallToolResultResponse =>
+  VALIDATORS.CallToolResultResponse(value);
+export const isCancelledNotification = (value: unknown): value is T.CancelledNotification =>
+  VALIDATORS.CancelledNotification(value);
+export const isCancelledNotificationParams = (
   value: unknown,
-): value is T.CancelledNotificationParams {
-  return VALIDATORS.CancelledNotificationParams(value);
-}
-
-/**
- * True when `value` is a valid ClientCapabilities.
- */
-export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
-  return VALIDATORS.ClientCapabilities(value);
-}
-
-/**
- * True when `value` is a valid ClientNotification.
- */
-export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return VALIDATORS.ClientNotification(value);
-}
-
-/**
- * True when `value` is a valid ClientRequest.
- */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return VALIDATORS.ClientRequest(value);
-}
-
-/**
- * True when `value` is a valid ClientResult.
- */
-export function isClientResult(value: unknown): value is T.ClientResult {
-  return VALIDATORS.ClientResult(value);
-}
-
-/**
- * True when `value` is a valid CompleteRequest.
- */
-export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
-  return VALIDATORS.CompleteRequest(value);
-}
-
-/**
- * True when `value` is a valid CompleteRequestParams.
- */
-export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
-  return VALIDATORS.CompleteRequestParams(value);
-}
-
-/**
- * True when `value` is a valid CompleteResult.
- */
-export function isCompleteResult(value: unknown): value is T.CompleteResult {
-  return VALIDATORS.CompleteResult(value);
-}
-
-/**
- * True when `value` is a valid CompleteResultResponse.
- */
-export function isCompleteResultResponse(value: unknown): value is T.CompleteResultResponse {
-  return VALIDATORS.CompleteResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ContentBlock.
- */
-export function isContentBlock(value: unknown): value is T.ContentBlock {
-  return VALIDATORS.ContentBlock(value);
-}
-
-/**
- * True when `value` is a valid CreateMessageRequest.
- */
-export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
-  return VALIDATORS.CreateMessageRequest(value);
-}
-
-/**
- * True when `value` is a valid CreateMessageRequestParams.
- */
-export function isCreateMessageRequestParams(
+): value is T.CancelledNotificationParams => VALIDATORS.CancelledNotificationParams(value);
+export const isClientCapabilities = (value: unknown): value is T.ClientCapabilities =>
+  VALIDATORS.ClientCapabilities(value);
+export const isClientNotification = (value: unknown): value is T.ClientNotification =>
+  VALIDATORS.ClientNotification(value);
+export const isClientRequest = (value: unknown): value is T.ClientRequest =>
+  VALIDATORS.ClientRequest(value);
+export const isClientResult = (value: unknown): value is T.ClientResult =>
+  VALIDATORS.ClientResult(value);
+export const isCompleteRequest = (value: unknown): value is T.CompleteRequest =>
+  VALIDATORS.CompleteRequest(value);
+export const isCompleteRequestParams = (value: unknown): value is T.CompleteRequestParams =>
+  VALIDATORS.CompleteRequestParams(value);
+export const isCompleteResult = (value: unknown): value is T.CompleteResult =>
+  VALIDATORS.CompleteResult(value);
+export const isCompleteResultResponse = (value: unknown): value is T.CompleteResultResponse =>
+  VALIDATORS.CompleteResultResponse(value);
+export const isContentBlock = (value: unknown): value is T.ContentBlock =>
+  VALIDATORS.ContentBlock(value);
+export const isCreateMessageRequest = (value: unknown): value is T.CreateMessageRequest =>
+  VALIDATORS.CreateMessageRequest(value);
+export const isCreateMessageRequestParams = (
   value: unknown,
-): value is T.CreateMessageRequestParams {
-  return VALIDATORS.CreateMessageRequestParams(value);
-}
-
-/**
- * True when `value` is a valid CreateMessageResult.
- */
-export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
-  return VALIDATORS.CreateMessageResult(value);
-}
-
-/**
- * True when `value` is a valid Cursor.
- */
-export function isCursor(value: unknown): value is T.Cursor {
-  return VALIDATORS.Cursor(value);
-}
-
-/**
- * True when `value` is a valid DiscoverRequest.
- */
-export function isDiscoverRequest(value: unknown): value is T.DiscoverRequest {
-  return VALIDATORS.DiscoverRequest(value);
-}
-
-/**
- * True when `value` is a valid DiscoverResult.
- */
-export function isDiscoverResult(value: unknown): value is T.DiscoverResult {
-  return VALIDATORS.DiscoverResult(value);
-}
-
-/**
- * True when `value` is a valid DiscoverResultResponse.
- */
-export function isDiscoverResultResponse(value: unknown): value is T.DiscoverResultResponse {
-  return VALIDATORS.DiscoverResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ElicitRequest.
- */
-export function isElicitRequest(value: unknown): value is T.ElicitRequest {
-  return VALIDATORS.ElicitRequest(value);
-}
-
-/**
- * True when `value` is a valid ElicitRequestFormParams.
- */
-export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
-  return VALIDATORS.ElicitRequestFormParams(value);
-}
-
-/**
- * True when `value` is a valid ElicitRequestParams.
- */
-export function isElicitRequestParams(value: unknown): value is T.ElicitRequestParams {
-  return VALIDATORS.ElicitRequestParams(value);
-}
-
-/**
- * True when `value` is a valid ElicitRequestURLParams.
- */
-export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
-  return VALIDATORS.ElicitRequestURLParams(value);
-}
-
-/**
- * True when `value` is a valid ElicitResult.
- */
-export function isElicitResult(value: unknown): value is T.ElicitResult {
-  return VALIDATORS.ElicitResult(value);
-}
-
-/**
- * True when `value` is a valid EmbeddedResource.
- */
-export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
-  return VALIDATORS.EmbeddedResource(value);
-}
-
-/**
- * True when `value` is a valid EmptyResult.
- */
-export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return VALIDATORS.EmptyResult(value);
-}
-
-/**
- * True when `value` is a valid EnumSchema.
- */
-export function isEnumSchema(value: unknown): value is T.EnumSchema {
-  return VALIDATORS.EnumSchema(value);
-}
-
-/**
- * True when `value` is a valid Error.
- */
-export function isError(value: unknown): value is T.Error {
-  return VALIDATORS.Error(value);
-}
-
-/**
- * True when `value` is a valid GetPromptRequest.
- */
-export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
-  return VALIDATORS.GetPromptRequest(value);
-}
-
-/**
- * True when `value` is a valid GetPromptRequestParams.
- */
-export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
-  return VALIDATORS.GetPromptRequestParams(value);
-}
-
-/**
- * True when `value` is a valid GetPromptResult.
- */
-export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
-  return VALIDATORS.GetPromptResult(value);
-}
-
-/**
- * True when `value` is a valid GetPromptResultResponse.
- */
-export function isGetPromptResultResponse(value: unknown): value is T.GetPromptResultResponse {
-  return VALIDATORS.GetPromptResultResponse(value);
-}
-
-/**
- * True when `value` is a valid HeaderMismatchError.
- */
-export function isHeaderMismatchError(value: unknown): value is T.HeaderMismatchError {
-  return VALIDATORS.HeaderMismatchError(value);
-}
-
-/**
- * True when `value` is a valid Icon.
- */
-export function isIcon(value: unknown): value is T.Icon {
-  return VALIDATORS.Icon(value);
-}
-
-/**
- * True when `value` is a valid Icons.
- */
-export function isIcons(value: unknown): value is T.Icons {
-  return VALIDATORS.Icons(value);
-}
-
-/**
- * True when `value` is a valid ImageContent.
- */
-export function isImageContent(value: unknown): value is T.ImageContent {
-  return VALIDATORS.ImageContent(value);
-}
-
-/**
- * True when `value` is a valid Implementation.
- */
-export function isImplementation(value: unknown): value is T.Implementation {
-  return VALIDATORS.Implementation(value);
-}
-
-/**
- * True when `value` is a valid InputRequest.
- */
-export function isInputRequest(value: unknown): value is T.InputRequest {
-  return VALIDATORS.InputRequest(value);
-}
-
-/**
- * True when `value` is a valid InputRequests.
- */
-export function isInputRequests(value: unknown): value is T.InputRequests {
-  return VALIDATORS.InputRequests(value);
-}
-
-/**
- * True when `value` is a valid InputRequiredResult.
- */
-export function isInputRequiredResult(value: unknown): value is T.InputRequiredResult {
-  return VALIDATORS.InputRequiredResult(value);
-}
-
-/**
- * True when `value` is a valid InputResponse.
- */
-export function isInputResponse(value: unknown): value is T.InputResponse {
-  return VALIDATORS.InputResponse(value);
-}
-
-/**
- * True when `value` is a valid InputResponseRequestParams.
- */
-export function isInputResponseRequestParams(
+): value is T.CreateMessageRequestParams => VALIDATORS.CreateMessageRequestParams(value);
+export const isCreateMessageResult = (value: unknown): value is T.CreateMessageResult =>
+  VALIDATORS.CreateMessageResult(value);
+export const isCursor = (value: unknown): value is T.Cursor => VALIDATORS.Cursor(value);
+export const isDiscoverRequest = (value: unknown): value is T.DiscoverRequest =>
+  VALIDATORS.DiscoverRequest(value);
+export const isDiscoverResult = (value: unknown): value is T.DiscoverResult =>
+  VALIDATORS.DiscoverResult(value);
+export const isDiscoverResultResponse = (value: unknown): value is T.DiscoverResultResponse =>
+  VALIDATORS.DiscoverResultResponse(value);
+export const isElicitRequest = (value: unknown): value is T.ElicitRequest =>
+  VALIDATORS.ElicitRequest(value);
+export const isElicitRequestFormParams = (value: unknown): value is T.ElicitRequestFormParams =>
+  VALIDATORS.ElicitRequestFormParams(value);
+export const isElicitRequestParams = (value: unknown): value is T.ElicitRequestParams =>
+  VALIDATORS.ElicitRequestParams(value);
+export const isElicitRequestURLParams = (value: unknown): value is T.ElicitRequestURLParams =>
+  VALIDATORS.ElicitRequestURLParams(value);
+export const isElicitResult = (value: unknown): value is T.ElicitResult =>
+  VALIDATORS.ElicitResult(value);
+export const isEmbeddedResource = (value: unknown): value is T.EmbeddedResource =>
+  VALIDATORS.EmbeddedResource(value);
+export const isEmptyResult = (value: unknown): value is T.EmptyResult =>
+  VALIDATORS.EmptyResult(value);
+export const isEnumSchema = (value: unknown): value is T.EnumSchema => VALIDATORS.EnumSchema(value);
+export const isError = (value: unknown): value is T.Error => VALIDATORS.Error(value);
+export const isGetPromptRequest = (value: unknown): value is T.GetPromptRequest =>
+  VALIDATORS.GetPromptRequest(value);
+export const isGetPromptRequestParams = (value: unknown): value is T.GetPromptRequestParams =>
+  VALIDATORS.GetPromptRequestParams(value);
+export const isGetPromptResult = (value: unknown): value is T.GetPromptResult =>
+  VALIDATORS.GetPromptResult(value);
+export const isGetPromptResultResponse = (value: unknown): value is T.GetPromptResultResponse =>
+  VALIDATORS.GetPromptResultResponse(value);
+export const isHeaderMismatchError = (value: unknown): value is T.HeaderMismatchError =>
+  VALIDATORS.HeaderMismatchError(value);
+export const isIcon = (value: unknown): value is T.Icon => VALIDATORS.Icon(value);
+export const isIcons = (value: unknown): value is T.Icons => VALIDATORS.Icons(value);
+export const isImageContent = (value: unknown): value is T.ImageContent =>
+  VALIDATORS.ImageContent(value);
+export const isImplementation = (value: unknown): value is T.Implementation =>
+  VALIDATORS.Implementation(value);
+export const isInputRequest = (value: unknown): value is T.InputRequest =>
+  VALIDATORS.InputRequest(value);
+export const isInputRequests = (value: unknown): value is T.InputRequests =>
+  VALIDATORS.InputRequests(value);
+export const isInputRequiredResult = (value: unknown): value is T.InputRequiredResult =>
+  VALIDATORS.InputRequiredResult(value);
+export const isInputResponse = (value: unknown): value is T.InputResponse =>
+  VALIDATORS.InputResponse(value);
+export const isInputResponseRequestParams = (
   value: unknown,
-): value is T.InputResponseRequestParams {
-  return VALIDATORS.InputResponseRequestParams(value);
-}
-
-/**
- * True when `value` is a valid InputResponses.
- */
-export function isInputResponses(value: unknown): value is T.InputResponses {
-  return VALIDATORS.InputResponses(value);
-}
-
-/**
- * True when `value` is a valid InternalError.
- */
-export function isInternalError(value: unknown): value is T.InternalError {
-  return VALIDATORS.InternalError(value);
-}
-
-/**
- * True when `value` is a valid InvalidParamsError.
- */
-export function isInvalidParamsError(value: unknown): value is T.InvalidParamsError {
-  return VALIDATORS.InvalidParamsError(value);
-}
-
-/**
- * True when `value` is a valid InvalidRequestError.
- */
-export function isInvalidRequestError(value: unknown): value is T.InvalidRequestError {
-  return VALIDATORS.InvalidRequestError(value);
-}
-
-/**
- * True when `value` is a valid JSONArray.
- */
-export function isJSONArray(value: unknown): value is T.JSONArray {
-  return VALIDATORS.JSONArray(value);
-}
-
-/**
- * True when `value` is a valid JSONObject.
- */
-export function isJSONObject(value: unknown): value is T.JSONObject {
-  return VALIDATORS.JSONObject(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCErrorResponse.
- */
-export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
-  return VALIDATORS.JSONRPCErrorResponse(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCMessage.
- */
-export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
-  return VALIDATORS.JSONRPCMessage(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCNotification.
- */
-export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
-  return VALIDATORS.JSONRPCNotification(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCRequest.
- */
-export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
-  return VALIDATORS.JSONRPCRequest(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCResponse.
- */
-export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return VALIDATORS.JSONRPCResponse(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCResultResponse.
- */
-export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
-  return VALIDATORS.JSONRPCResultResponse(value);
-}
-
-/**
- * True when `value` is a valid JSONValue.
- */
-export function isJSONValue(value: unknown): value is T.JSONValue {
-  return VALIDATORS.JSONValue(value);
-}
-
-/**
- * True when `value` is a valid LegacyTitledEnumSchema.
- */
-export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
-  return VALIDATORS.LegacyTitledEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid ListPromptsRequest.
- */
-export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
-  return VALIDATORS.ListPromptsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListPromptsResult.
- */
-export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
-  return VALIDATORS.ListPromptsResult(value);
-}
-
-/**
- * True when `value` is a valid ListPromptsResultResponse.
- */
-export function isListPromptsResultResponse(value: unknown): value is T.ListPromptsResultResponse {
-  return VALIDATORS.ListPromptsResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ListResourceTemplatesRequest.
- */
-export function isListResourceTemplatesRequest(
+): value is T.InputResponseRequestParams => VALIDATORS.InputResponseRequestParams(value);
+export const isInputResponses = (value: unknown): value is T.InputResponses =>
+  VALIDATORS.InputResponses(value);
+export const isInternalError = (value: unknown): value is T.InternalError =>
+  VALIDATORS.InternalError(value);
+export const isInvalidParamsError = (value: unknown): value is T.InvalidParamsError =>
+  VALIDATORS.InvalidParamsError(value);
+export const isInvalidRequestError = (value: unknown): value is T.InvalidRequestError =>
+  VALIDATORS.InvalidRequestError(value);
+export const isJSONArray = (value: unknown): value is T.JSONArray => VALIDATORS.JSONArray(value);
+export const isJSONObject = (value: unknown): value is T.JSONObject => VALIDATORS.JSONObject(value);
+export const isJSONRPCErrorResponse = (value: unknown): value is T.JSONRPCErrorResponse =>
+  VALIDATORS.JSONRPCErrorResponse(value);
+export const isJSONRPCMessage = (value: unknown): value is T.JSONRPCMessage =>
+  VALIDATORS.JSONRPCMessage(value);
+export const isJSONRPCNotification = (value: unknown): value is T.JSONRPCNotification =>
+  VALIDATORS.JSONRPCNotification(value);
+export const isJSONRPCRequest = (value: unknown): value is T.JSONRPCRequest =>
+  VALIDATORS.JSONRPCRequest(value);
+export const isJSONRPCResponse = (value: unknown): value is T.JSONRPCResponse =>
+  VALIDATORS.JSONRPCResponse(value);
+export const isJSONRPCResultResponse = (value: unknown): value is T.JSONRPCResultResponse =>
+  VALIDATORS.JSONRPCResultResponse(value);
+export const isJSONValue = (value: unknown): value is T.JSONValue => VALIDATORS.JSONValue(value);
+export const isLegacyTitledEnumSchema = (value: unknown): value is T.LegacyTitledEnumSchema =>
+  VALIDATORS.LegacyTitledEnumSchema(value);
+export const isListPromptsRequest = (value: unknown): value is T.ListPromptsRequest =>
+  VALIDATORS.ListPromptsRequest(value);
+export const isListPromptsResult = (value: unknown): value is T.ListPromptsResult =>
+  VALIDATORS.ListPromptsResult(value);
+export const isListPromptsResultResponse = (value: unknown): value is T.ListPromptsResultResponse =>
+  VALIDATORS.ListPromptsResultResponse(value);
+export const isListResourceTemplatesRequest = (
   value: unknown,
-): value is T.ListResourceTemplatesRequest {
-  return VALIDATORS.ListResourceTemplatesRequest(value);
-}
-
-/**
- * True when `value` is a valid ListResourceTemplatesResult.
- */
-export function isListResourceTemplatesResult(
+): value is T.ListResourceTemplatesRequest => VALIDATORS.ListResourceTemplatesRequest(value);
+export const isListResourceTemplatesResult = (
   value: unknown,
-): value is T.ListResourceTemplatesResult {
-  return VALIDATORS.ListResourceTemplatesResult(value);
-}
-
-/**
- * True when `value` is a valid ListResourceTemplatesResultResponse.
- */
-export function isListResourceTemplatesResultResponse(
+): value is T.ListResourceTemplatesResult => VALIDATORS.ListResourceTemplatesResult(value);
+export const isListResourceTemplatesResultResponse = (
   value: unknown,
-): value is T.ListResourceTemplatesResultResponse {
-  return VALIDATORS.ListResourceTemplatesResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ListResourcesRequest.
- */
-export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
-  return VALIDATORS.ListResourcesRequest(value);
-}
-
-/**
- * True when `value` is a valid ListResourcesResult.
- */
-export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
-  return VALIDATORS.ListResourcesResult(value);
-}
-
-/**
- * True when `value` is a valid ListResourcesResultResponse.
- */
-export function isListResourcesResultResponse(
+): value is T.ListResourceTemplatesResultResponse =>
+  VALIDATORS.ListResourceTemplatesResultResponse(value);
+export const isListResourcesRequest = (value: unknown): value is T.ListResourcesRequest =>
+  VALIDATORS.ListResourcesRequest(value);
+export const isListResourcesResult = (value: unknown): value is T.ListResourcesResult =>
+  VALIDATORS.ListResourcesResult(value);
+export const isListResourcesResultResponse = (
   value: unknown,
-): value is T.ListResourcesResultResponse {
-  return VALIDATORS.ListResourcesResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ListRootsRequest.
- */
-export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
-  return VALIDATORS.ListRootsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListRootsResult.
- */
-export function isListRootsResult(value: unknown): value is T.ListRootsResult {
-  return VALIDATORS.ListRootsResult(value);
-}
-
-/**
- * True when `value` is a valid ListToolsRequest.
- */
-export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
-  return VALIDATORS.ListToolsRequest(value);
-}
-
-/**
- * True when `value` is a valid ListToolsResult.
- */
-export function isListToolsResult(value: unknown): value is T.ListToolsResult {
-  return VALIDATORS.ListToolsResult(value);
-}
-
-/**
- * True when `value` is a valid ListToolsResultResponse.
- */
-export function isListToolsResultResponse(value: unknown): value is T.ListToolsResultResponse {
-  return VALIDATORS.ListToolsResultResponse(value);
-}
-
-/**
- * True when `value` is a valid LoggingLevel.
- */
-export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
-  return VALIDATORS.LoggingLevel(value);
-}
-
-/**
- * True when `value` is a valid LoggingMessageNotification.
- */
-export function isLoggingMessageNotification(
+): value is T.ListResourcesResultResponse => VALIDATORS.ListResourcesResultResponse(value);
+export const isListRootsRequest = (value: unknown): value is T.ListRootsRequest =>
+  VALIDATORS.ListRootsRequest(value);
+export const isListRootsResult = (value: unknown): value is T.ListRootsResult =>
+  VALIDATORS.ListRootsResult(value);
+export const isListToolsRequest = (value: unknown): value is T.ListToolsRequest =>
+  VALIDATORS.ListToolsRequest(value);
+export const isListToolsResult = (value: unknown): value is T.ListToolsResult =>
+  VALIDATORS.ListToolsResult(value);
+export const isListToolsResultResponse = (value: unknown): value is T.ListToolsResultResponse =>
+  VALIDATORS.ListToolsResultResponse(value);
+export const isLoggingLevel = (value: unknown): value is T.LoggingLevel =>
+  VALIDATORS.LoggingLevel(value);
+export const isLoggingMessageNotification = (
   value: unknown,
-): value is T.LoggingMessageNotification {
-  return VALIDATORS.LoggingMessageNotification(value);
-}
-
-/**
- * True when `value` is a valid LoggingMessageNotificationParams.
- */
-export function isLoggingMessageNotificationParams(
+): value is T.LoggingMessageNotification => VALIDATORS.LoggingMessageNotification(value);
+export const isLoggingMessageNotificationParams = (
   value: unknown,
-): value is T.LoggingMessageNotificationParams {
-  return VALIDATORS.LoggingMessageNotificationParams(value);
-}
-
-/**
- * True when `value` is a valid MetaObject.
- */
-export function isMetaObject(value: unknown): value is T.MetaObject {
-  return VALIDATORS.MetaObject(value);
-}
-
-/**
- * True when `value` is a valid MethodNotFoundError.
- */
-export function isMethodNotFoundError(value: unknown): value is T.MethodNotFoundError {
-  return VALIDATORS.MethodNotFoundError(value);
-}
-
-/**
- * True when `value` is a valid MissingRequiredClientCapabilityError.
- */
-export function isMissingRequiredClientCapabilityError(
+): value is T.LoggingMessageNotificationParams =>
+  VALIDATORS.LoggingMessageNotificationParams(value);
+export const isMetaObject = (value: unknown): value is T.MetaObject => VALIDATORS.MetaObject(value);
+export const isMethodNotFoundError = (value: unknown): value is T.MethodNotFoundError =>
+  VALIDATORS.MethodNotFoundError(value);
+export const isMissingRequiredClientCapabilityError = (
   value: unknown,
-): value is T.MissingRequiredClientCapabilityError {
-  return VALIDATORS.MissingRequiredClientCapabilityError(value);
-}
-
-/**
- * True when `value` is a valid ModelHint.
- */
-export function isModelHint(value: unknown): value is T.ModelHint {
-  return VALIDATORS.ModelHint(value);
-}
-
-/**
- * True when `value` is a valid ModelPreferences.
- */
-export function isModelPreferences(value: unknown): value is T.ModelPreferences {
-  return VALIDATORS.ModelPreferences(value);
-}
-
-/**
- * True when `value` is a valid MultiSelectEnumSchema.
- */
-export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectEnumSchema {
-  return VALIDATORS.MultiSelectEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid Notification.
- */
-export function isNotification(value: unknown): value is T.Notification {
-  return VALIDATORS.Notification(value);
-}
-
-/**
- * True when `value` is a valid NotificationMetaObject.
- */
-export function isNotificationMetaObject(value: unknown): value is T.NotificationMetaObject {
-  return VALIDATORS.NotificationMetaObject(value);
-}
-
-/**
- * True when `value` is a valid NotificationParams.
- */
-export function isNotificationParams(value: unknown): value is T.NotificationParams {
-  return VALIDATORS.NotificationParams(value);
-}
-
-/**
- * True when `value` is a valid NumberSchema.
- */
-export function isNumberSchema(value: unknown): value is T.NumberSchema {
-  return VALIDATORS.NumberSchema(value);
-}
-
-/**
- * True when `value` is a valid PaginatedRequest.
- */
-export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
-  return VALIDATORS.PaginatedRequest(value);
-}
-
-/**
- * True when `value` is a valid PaginatedRequestParams.
- */
-export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
-  return VALIDATORS.PaginatedRequestParams(value);
-}
-
-/**
- * True when `value` is a valid PaginatedResult.
- */
-export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
-  return VALIDATORS.PaginatedResult(value);
-}
-
-/**
- * True when `value` is a valid ParseError.
- */
-export function isParseError(value: unknown): value is T.ParseError {
-  return VALIDATORS.ParseError(value);
-}
-
-/**
- * True when `value` is a valid PrimitiveSchemaDefinition.
- */
-export function isPrimitiveSchemaDefinition(value: unknown): value is T.PrimitiveSchemaDefinition {
-  return VALIDATORS.PrimitiveSchemaDefinition(value);
-}
-
-/**
- * True when `value` is a valid ProgressNotification.
- */
-export function isProgressNotification(value: unknown): value is T.ProgressNotification {
-  return VALIDATORS.ProgressNotification(value);
-}
-
-/**
- * True when `value` is a valid ProgressNotificationParams.
- */
-export function isProgressNotificationParams(
+): value is T.MissingRequiredClientCapabilityError =>
+  VALIDATORS.MissingRequiredClientCapabilityError(value);
+export const isModelHint = (value: unknown): value is T.ModelHint => VALIDATORS.ModelHint(value);
+export const isModelPreferences = (value: unknown): value is T.ModelPreferences =>
+  VALIDATORS.ModelPreferences(value);
+export const isMultiSelectEnumSchema = (value: unknown): value is T.MultiSelectEnumSchema =>
+  VALIDATORS.MultiSelectEnumSchema(value);
+export const isNotification = (value: unknown): value is T.Notification =>
+  VALIDATORS.Notification(value);
+export const isNotificationMetaObject = (value: unknown): value is T.NotificationMetaObject =>
+  VALIDATORS.NotificationMetaObject(value);
+export const isNotificationParams = (value: unknown): value is T.NotificationParams =>
+  VALIDATORS.NotificationParams(value);
+export const isNumberSchema = (value: unknown): value is T.NumberSchema =>
+  VALIDATORS.NumberSchema(value);
+export const isPaginatedRequest = (value: unknown): value is T.PaginatedRequest =>
+  VALIDATORS.PaginatedRequest(value);
+export const isPaginatedRequestParams = (value: unknown): value is T.PaginatedRequestParams =>
+  VALIDATORS.PaginatedRequestParams(value);
+export const isPaginatedResult = (value: unknown): value is T.PaginatedResult =>
+  VALIDATORS.PaginatedResult(value);
+export const isParseError = (value: unknown): value is T.ParseError => VALIDATORS.ParseError(value);
+export const isPrimitiveSchemaDefinition = (value: unknown): value is T.PrimitiveSchemaDefinition =>
+  VALIDATORS.PrimitiveSchemaDefinition(value);
+export const isProgressNotification = (value: unknown): value is T.ProgressNotification =>
+  VALIDATORS.ProgressNotification(value);
+export const isProgressNotificationParams = (
   value: unknown,
-): value is T.ProgressNotificationParams {
-  return VALIDATORS.ProgressNotificationParams(value);
-}
-
-/**
- * True when `value` is a valid ProgressToken.
- */
-export function isProgressToken(value: unknown): value is T.ProgressToken {
-  return VALIDATORS.ProgressToken(value);
-}
-
-/**
- * True when `value` is a valid Prompt.
- */
-export function isPrompt(value: unknown): value is T.Prompt {
-  return VALIDATORS.Prompt(value);
-}
-
-/**
- * True when `value` is a valid PromptArgument.
- */
-export function isPromptArgument(value: unknown): value is T.PromptArgument {
-  return VALIDATORS.PromptArgument(value);
-}
-
-/**
- * True when `value` is a valid PromptListChangedNotification.
- */
-export function isPromptListChangedNotification(
+): value is T.ProgressNotificationParams => VALIDATORS.ProgressNotificationParams(value);
+export const isProgressToken = (value: unknown): value is T.ProgressToken =>
+  VALIDATORS.ProgressToken(value);
+export const isPrompt = (value: unknown): value is T.Prompt => VALIDATORS.Prompt(value);
+export const isPromptArgument = (value: unknown): value is T.PromptArgument =>
+  VALIDATORS.PromptArgument(value);
+export const isPromptListChangedNotification = (
   value: unknown,
-): value is T.PromptListChangedNotification {
-  return VALIDATORS.PromptListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid PromptMessage.
- */
-export function isPromptMessage(value: unknown): value is T.PromptMessage {
-  return VALIDATORS.PromptMessage(value);
-}
-
-/**
- * True when `value` is a valid PromptReference.
- */
-export function isPromptReference(value: unknown): value is T.PromptReference {
-  return VALIDATORS.PromptReference(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceRequest.
- */
-export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
-  return VALIDATORS.ReadResourceRequest(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceRequestParams.
- */
-export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
-  return VALIDATORS.ReadResourceRequestParams(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceResult.
- */
-export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
-  return VALIDATORS.ReadResourceResult(value);
-}
-
-/**
- * True when `value` is a valid ReadResourceResultResponse.
- */
-export function isReadResourceResultResponse(
+): value is T.PromptListChangedNotification => VALIDATORS.PromptListChangedNotification(value);
+export const isPromptMessage = (value: unknown): value is T.PromptMessage =>
+  VALIDATORS.PromptMessage(value);
+export const isPromptReference = (value: unknown): value is T.PromptReference =>
+  VALIDATORS.PromptReference(value);
+export const isReadResourceRequest = (value: unknown): value is T.ReadResourceRequest =>
+  VALIDATORS.ReadResourceRequest(value);
+export const isReadResourceRequestParams = (value: unknown): value is T.ReadResourceRequestParams =>
+  VALIDATORS.ReadResourceRequestParams(value);
+export const isReadResourceResult = (value: unknown): value is T.ReadResourceResult =>
+  VALIDATORS.ReadResourceResult(value);
+export const isReadResourceResultResponse = (
   value: unknown,
-): value is T.ReadResourceResultResponse {
-  return VALIDATORS.ReadResourceResultResponse(value);
-}
-
-/**
- * True when `value` is a valid Request.
- */
-export function isRequest(value: unknown): value is T.Request {
-  return VALIDATORS.Request(value);
-}
-
-/**
- * True when `value` is a valid RequestId.
- */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return VALIDATORS.RequestId(value);
-}
-
-/**
- * True when `value` is a valid RequestMetaObject.
- */
-export function isRequestMetaObject(value: unknown): value is T.RequestMetaObject {
-  return VALIDATORS.RequestMetaObject(value);
-}
-
-/**
- * True when `value` is a valid RequestParams.
- */
-export function isRequestParams(value: unknown): value is T.RequestParams {
-  return VALIDATORS.RequestParams(value);
-}
-
-/**
- * True when `value` is a valid Resource.
- */
-export function isResource(value: unknown): value is T.Resource {
-  return VALIDATORS.Resource(value);
-}
-
-/**
- * True when `value` is a valid ResourceContents.
- */
-export function isResourceContents(value: unknown): value is T.ResourceContents {
-  return VALIDATORS.ResourceContents(value);
-}
-
-/**
- * True when `value` is a valid ResourceLink.
- */
-export function isResourceLink(value: unknown): value is T.ResourceLink {
-  return VALIDATORS.ResourceLink(value);
-}
-
-/**
- * True when `value` is a valid ResourceListChangedNotification.
- */
-export function isResourceListChangedNotification(
+): value is T.ReadResourceResultResponse => VALIDATORS.ReadResourceResultResponse(value);
+export const isRequest = (value: unknown): value is T.Request => VALIDATORS.Request(value);
+export const isRequestId = (value: unknown): value is T.RequestId => VALIDATORS.RequestId(value);
+export const isRequestMetaObject = (value: unknown): value is T.RequestMetaObject =>
+  VALIDATORS.RequestMetaObject(value);
+export const isRequestParams = (value: unknown): value is T.RequestParams =>
+  VALIDATORS.RequestParams(value);
+export const isResource = (value: unknown): value is T.Resource => VALIDATORS.Resource(value);
+export const isResourceContents = (value: unknown): value is T.ResourceContents =>
+  VALIDATORS.ResourceContents(value);
+export const isResourceLink = (value: unknown): value is T.ResourceLink =>
+  VALIDATORS.ResourceLink(value);
+export const isResourceListChangedNotification = (
   value: unknown,
-): value is T.ResourceListChangedNotification {
-  return VALIDATORS.ResourceListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid ResourceRequestParams.
- */
-export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
-  return VALIDATORS.ResourceRequestParams(value);
-}
-
-/**
- * True when `value` is a valid ResourceTemplate.
- */
-export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
-  return VALIDATORS.ResourceTemplate(value);
-}
-
-/**
- * True when `value` is a valid ResourceTemplateReference.
- */
-export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
-  return VALIDATORS.ResourceTemplateReference(value);
-}
-
-/**
- * True when `value` is a valid ResourceUpdatedNotification.
- */
-export function isResourceUpdatedNotification(
+): value is T.ResourceListChangedNotification => VALIDATORS.ResourceListChangedNotification(value);
+export const isResourceRequestParams = (value: unknown): value is T.ResourceRequestParams =>
+  VALIDATORS.ResourceRequestParams(value);
+export const isResourceTemplate = (value: unknown): value is T.ResourceTemplate =>
+  VALIDATORS.ResourceTemplate(value);
+export const isResourceTemplateReference = (value: unknown): value is T.ResourceTemplateReference =>
+  VALIDATORS.ResourceTemplateReference(value);
+export const isResourceUpdatedNotification = (
   value: unknown,
-): value is T.ResourceUpdatedNotification {
-  return VALIDATORS.ResourceUpdatedNotification(value);
-}
-
-/**
- * True when `value` is a valid ResourceUpdatedNotificationParams.
- */
-export function isResourceUpdatedNotificationParams(
+): value is T.ResourceUpdatedNotification => VALIDATORS.ResourceUpdatedNotification(value);
+export const isResourceUpdatedNotificationParams = (
   value: unknown,
-): value is T.ResourceUpdatedNotificationParams {
-  return VALIDATORS.ResourceUpdatedNotificationParams(value);
-}
-
-/**
- * True when `value` is a valid Result.
- */
-export function isResult(value: unknown): value is T.Result {
-  return VALIDATORS.Result(value);
-}
-
-/**
- * True when `value` is a valid ResultMetaObject.
- */
-export function isResultMetaObject(value: unknown): value is T.ResultMetaObject {
-  return VALIDATORS.ResultMetaObject(value);
-}
-
-/**
- * True when `value` is a valid ResultType.
- */
-export function isResultType(value: unknown): value is T.ResultType {
-  return VALIDATORS.ResultType(value);
-}
-
-/**
- * True when `value` is a valid Role.
- */
-export function isRole(value: unknown): value is T.Role {
-  return VALIDATORS.Role(value);
-}
-
-/**
- * True when `value` is a valid Root.
- */
-export function isRoot(value: unknown): value is T.Root {
-  return VALIDATORS.Root(value);
-}
-
-/**
- * True when `value` is a valid SamplingMessage.
- */
-export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
-  return VALIDATORS.SamplingMessage(value);
-}
-
-/**
- * True when `value` is a valid SamplingMessageContentBlock.
- */
-export function isSamplingMessageContentBlock(
+): value is T.ResourceUpdatedNotificationParams =>
+  VALIDATORS.ResourceUpdatedNotificationParams(value);
+export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
+export const isResultMetaObject = (value: unknown): value is T.ResultMetaObject =>
+  VALIDATORS.ResultMetaObject(value);
+export const isResultType = (value: unknown): value is T.ResultType => VALIDATORS.ResultType(value);
+export const isRole = (value: unknown): value is T.Role => VALIDATORS.Role(value);
+export const isRoot = (value: unknown): value is T.Root => VALIDATORS.Root(value);
+export const isSamplingMessage = (value: unknown): value is T.SamplingMessage =>
+  VALIDATORS.SamplingMessage(value);
+export const isSamplingMessageContentBlock = (
   value: unknown,
-): value is T.SamplingMessageContentBlock {
-  return VALIDATORS.SamplingMessageContentBlock(value);
-}
-
-/**
- * True when `value` is a valid ServerCapabilities.
- */
-export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
-  return VALIDATORS.ServerCapabilities(value);
-}
-
-/**
- * True when `value` is a valid ServerNotification.
- */
-export function isServerNotification(value: unknown): value is T.ServerNotification {
-  return VALIDATORS.ServerNotification(value);
-}
-
-/**
- * True when `value` is a valid ServerResult.
- */
-export function isServerResult(value: unknown): value is T.ServerResult {
-  return VALIDATORS.ServerResult(value);
-}
-
-/**
- * True when `value` is a valid SingleSelectEnumSchema.
- */
-export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelectEnumSchema {
-  return VALIDATORS.SingleSelectEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid StringSchema.
- */
-export function isStringSchema(value: unknown): value is T.StringSchema {
-  return VALIDATORS.StringSchema(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionFilter.
- */
-export function isSubscriptionFilter(value: unknown): value is T.SubscriptionFilter {
-  return VALIDATORS.SubscriptionFilter(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsAcknowledgedNotification.
- */
-export function isSubscriptionsAcknowledgedNotification(
+): value is T.SamplingMessageContentBlock => VALIDATORS.SamplingMessageContentBlock(value);
+export const isServerCapabilities = (value: unknown): value is T.ServerCapabilities =>
+  VALIDATORS.ServerCapabilities(value);
+export const isServerNotification = (value: unknown): value is T.ServerNotification =>
+  VALIDATORS.ServerNotification(value);
+export const isServerResult = (value: unknown): value is T.ServerResult =>
+  VALIDATORS.ServerResult(value);
+export const isSingleSelectEnumSchema = (value: unknown): value is T.SingleSelectEnumSchema =>
+  VALIDATORS.SingleSelectEnumSchema(value);
+export const isStringSchema = (value: unknown): value is T.StringSchema =>
+  VALIDATORS.StringSchema(value);
+export const isSubscriptionFilter = (value: unknown): value is T.SubscriptionFilter =>
+  VALIDATORS.SubscriptionFilter(value);
+export const isSubscriptionsAcknowledgedNotification = (
   value: unknown,
-): value is T.SubscriptionsAcknowledgedNotification {
-  return VALIDATORS.SubscriptionsAcknowledgedNotification(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsAcknowledgedNotificationParams.
- */
-export function isSubscriptionsAcknowledgedNotificationParams(
+): value is T.SubscriptionsAcknowledgedNotification =>
+  VALIDATORS.SubscriptionsAcknowledgedNotification(value);
+export const isSubscriptionsAcknowledgedNotificationParams = (
   value: unknown,
-): value is T.SubscriptionsAcknowledgedNotificationParams {
-  return VALIDATORS.SubscriptionsAcknowledgedNotificationParams(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsListenRequest.
- */
-export function isSubscriptionsListenRequest(
+): value is T.SubscriptionsAcknowledgedNotificationParams =>
+  VALIDATORS.SubscriptionsAcknowledgedNotificationParams(value);
+export const isSubscriptionsListenRequest = (
   value: unknown,
-): value is T.SubscriptionsListenRequest {
-  return VALIDATORS.SubscriptionsListenRequest(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsListenRequestParams.
- */
-export function isSubscriptionsListenRequestParams(
+): value is T.SubscriptionsListenRequest => VALIDATORS.SubscriptionsListenRequest(value);
+export const isSubscriptionsListenRequestParams = (
   value: unknown,
-): value is T.SubscriptionsListenRequestParams {
-  return VALIDATORS.SubscriptionsListenRequestParams(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsListenResult.
- */
-export function isSubscriptionsListenResult(value: unknown): value is T.SubscriptionsListenResult {
-  return VALIDATORS.SubscriptionsListenResult(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsListenResultMetaObject.
- */
-export function isSubscriptionsListenResultMetaObject(
+): value is T.SubscriptionsListenRequestParams =>
+  VALIDATORS.SubscriptionsListenRequestParams(value);
+export const isSubscriptionsListenResult = (value: unknown): value is T.SubscriptionsListenResult =>
+  VALIDATORS.SubscriptionsListenResult(value);
+export const isSubscriptionsListenResultMetaObject = (
   value: unknown,
-): value is T.SubscriptionsListenResultMetaObject {
-  return VALIDATORS.SubscriptionsListenResultMetaObject(value);
-}
-
-/**
- * True when `value` is a valid SubscriptionsListenResultResponse.
- */
-export function isSubscriptionsListenResultResponse(
+): value is T.SubscriptionsListenResultMetaObject =>
+  VALIDATORS.SubscriptionsListenResultMetaObject(value);
+export const isSubscriptionsListenResultResponse = (
   value: unknown,
-): value is T.SubscriptionsListenResultResponse {
-  return VALIDATORS.SubscriptionsListenResultResponse(value);
-}
-
-/**
- * True when `value` is a valid TextContent.
- */
-export function isTextContent(value: unknown): value is T.TextContent {
-  return VALIDATORS.TextContent(value);
-}
-
-/**
- * True when `value` is a valid TextResourceContents.
- */
-export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
-  return VALIDATORS.TextResourceContents(value);
-}
-
-/**
- * True when `value` is a valid TitledMultiSelectEnumSchema.
- */
-export function isTitledMultiSelectEnumSchema(
+): value is T.SubscriptionsListenResultResponse =>
+  VALIDATORS.SubscriptionsListenResultResponse(value);
+export const isTextContent = (value: unknown): value is T.TextContent =>
+  VALIDATORS.TextContent(value);
+export const isTextResourceContents = (value: unknown): value is T.TextResourceContents =>
+  VALIDATORS.TextResourceContents(value);
+export const isTitledMultiSelectEnumSchema = (
   value: unknown,
-): value is T.TitledMultiSelectEnumSchema {
-  return VALIDATORS.TitledMultiSelectEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid TitledSingleSelectEnumSchema.
- */
-export function isTitledSingleSelectEnumSchema(
+): value is T.TitledMultiSelectEnumSchema => VALIDATORS.TitledMultiSelectEnumSchema(value);
+export const isTitledSingleSelectEnumSchema = (
   value: unknown,
-): value is T.TitledSingleSelectEnumSchema {
-  return VALIDATORS.TitledSingleSelectEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid Tool.
- */
-export function isTool(value: unknown): value is T.Tool {
-  return VALIDATORS.Tool(value);
-}
-
-/**
- * True when `value` is a valid ToolAnnotations.
- */
-export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
-  return VALIDATORS.ToolAnnotations(value);
-}
-
-/**
- * True when `value` is a valid ToolChoice.
- */
-export function isToolChoice(value: unknown): value is T.ToolChoice {
-  return VALIDATORS.ToolChoice(value);
-}
-
-/**
- * True when `value` is a valid ToolListChangedNotification.
- */
-export function isToolListChangedNotification(
+): value is T.TitledSingleSelectEnumSchema => VALIDATORS.TitledSingleSelectEnumSchema(value);
+export const isTool = (value: unknown): value is T.Tool => VALIDATORS.Tool(value);
+export const isToolAnnotations = (value: unknown): value is T.ToolAnnotations =>
+  VALIDATORS.ToolAnnotations(value);
+export const isToolChoice = (value: unknown): value is T.ToolChoice => VALIDATORS.ToolChoice(value);
+export const isToolListChangedNotification = (
   value: unknown,
-): value is T.ToolListChangedNotification {
-  return VALIDATORS.ToolListChangedNotification(value);
-}
-
-/**
- * True when `value` is a valid ToolResultContent.
- */
-export function isToolResultContent(value: unknown): value is T.ToolResultContent {
-  return VALIDATORS.ToolResultContent(value);
-}
-
-/**
- * True when `value` is a valid ToolUseContent.
- */
-export function isToolUseContent(value: unknown): value is T.ToolUseContent {
-  return VALIDATORS.ToolUseContent(value);
-}
-
-/**
- * True when `value` is a valid UnsupportedProtocolVersionError.
- */
-export function isUnsupportedProtocolVersionError(
+): value is T.ToolListChangedNotification => VALIDATORS.ToolListChangedNotification(value);
+export const isToolResultContent = (value: unknown): value is T.ToolResultContent =>
+  VALIDATORS.ToolResultContent(value);
+export const isToolUseContent = (value: unknown): value is T.ToolUseContent =>
+  VALIDATORS.ToolUseContent(value);
+export const isUnsupportedProtocolVersionError = (
   value: unknown,
-): value is T.UnsupportedProtocolVersionError {
-  return VALIDATORS.UnsupportedProtocolVersionError(value);
-}
-
-/**
- * True when `value` is a valid UntitledMultiSelectEnumSchema.
- */
-export function isUntitledMultiSelectEnumSchema(
+): value is T.UnsupportedProtocolVersionError => VALIDATORS.UnsupportedProtocolVersionError(value);
+export const isUntitledMultiSelectEnumSchema = (
   value: unknown,
-): value is T.UntitledMultiSelectEnumSchema {
-  return VALIDATORS.UntitledMultiSelectEnumSchema(value);
-}
-
-/**
- * True when `value` is a valid UntitledSingleSelectEnumSchema.
- */
-export function isUntitledSingleSelectEnumSchema(
+): value is T.UntitledMultiSelectEnumSchema => VALIDATORS.UntitledMultiSelectEnumSchema(value);
+export const isUntitledSingleSelectEnumSchema = (
   value: unknown,
-): value is T.UntitledSingleSelectEnumSchema {
-  return VALIDATORS.UntitledSingleSelectEnumSchema(value);
-}
+): value is T.UntitledSingleSelectEnumSchema => VALIDATORS.UntitledSingleSelectEnumSchema(value);

@@ -28,10 +28,8 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   file.add(
     `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  return runValidator(VALIDATORS[name], value);\n}`,
   );
-  for (const decl of model.declarations) {
-    file.add(
-      `${jsDoc(`True when \`value\` is a valid ${decl.name}.`)}export function ${guardName(decl.name)}(value: unknown): value is T.${decl.name} {\n  return VALIDATORS.${decl.name}(value);\n}`,
-    );
-  }
+  // One doc for all guards: they differ only in the definition they check, and a JSDoc block each would double the file.
+  const guards = model.declarations.map((d) => `export const ${guardName(d.name)} = (value: unknown): value is T.${d.name} => VALIDATORS.${d.name}(value);`);
+  file.add(`/* Type guards, one per definition: \`isX(value)\` is true when \`value\` is a valid X. */\n${guards.join("\n")}`);
   return file.build(bannerText);
 }

@@ -63,100 +63,27 @@ export function validate(name: DefinitionName, value: unknown): ValidationResult
   return runValidator(VALIDATORS[name], value);
 }
 
-/**
- * True when `value` is a valid ClientNotification.
- */
-export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return VALIDATORS.ClientNotification(value);
-}
-
-/**
- * True when `value` is a valid ClientRequest.
- */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return VALIDATORS.ClientRequest(value);
-}
-
-/**
- * True when `value` is a valid EchoRequest.
- */
-export function isEchoRequest(value: unknown): value is T.EchoRequest {
-  return VALIDATORS.EchoRequest(value);
-}
-
-/**
- * True when `value` is a valid EchoResult.
- */
-export function isEchoResult(value: unknown): value is T.EchoResult {
-  return VALIDATORS.EchoResult(value);
-}
-
-/**
- * True when `value` is a valid EmptyResult.
- */
-export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return VALIDATORS.EmptyResult(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCError.
- */
-export function isJSONRPCError(value: unknown): value is T.JSONRPCError {
-  return VALIDATORS.JSONRPCError(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCResponse.
- */
-export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return VALIDATORS.JSONRPCResponse(value);
-}
-
-/**
- * True when `value` is a valid Mood.
- */
-export function isMood(value: unknown): value is T.Mood {
-  return VALIDATORS.Mood(value);
-}
-
-/**
- * True when `value` is a valid PingRequest.
- */
-export function isPingRequest(value: unknown): value is T.PingRequest {
-  return VALIDATORS.PingRequest(value);
-}
-
-/**
- * True when `value` is a valid PingedNotification.
- */
-export function isPingedNotification(value: unknown): value is T.PingedNotification {
-  return VALIDATORS.PingedNotification(value);
-}
-
-/**
- * True when `value` is a valid RequestId.
- */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return VALIDATORS.RequestId(value);
-}
-
-/**
- * True when `value` is a valid Result.
- */
-export function isResult(value: unknown): value is T.Result {
-  return VALIDATORS.Result(value);
-}
-
-/**
- * True when `value` is a valid ServerRequest.
- */
-export function isServerRequest(value: unknown): value is T.ServerRequest {
-  return VALIDATORS.ServerRequest(value);
-}
-
-/**
- * True when `value` is a valid Tree.
- */
-export function isTree(value: unknown): value is T.Tree {
-  return VALIDATORS.Tree(value);
-}
+/* Type guards, one per definition: `isX(value)` is true when `value` is a valid X. */
+export const isClientNotification = (value: unknown): value is T.ClientNotification =>
+  VALIDATORS.ClientNotification(value);
+export const isClientRequest = (value: unknown): value is T.ClientRequest =>
+  VALIDATORS.ClientRequest(value);
+export const isEchoRequest = (value: unknown): value is T.EchoRequest =>
+  VALIDATORS.EchoRequest(value);
+export const isEchoResult = (value: unknown): value is T.EchoResult => VALIDATORS.EchoResult(value);
+export const isEmptyResult = (value: unknown): value is T.EmptyResult =>
+  VALIDATORS.EmptyResult(value);
+export const isJSONRPCError = (value: unknown): value is T.JSONRPCError =>
+  VALIDATORS.JSONRPCError(value);
+export const isJSONRPCResponse = (value: unknown): value is T.JSONRPCResponse =>
+  VALIDATORS.JSONRPCResponse(value);
+export const isMood = (value: unknown): value is T.Mood => VALIDATORS.Mood(value);
+export const isPingRequest = (value: unknown): value is T.PingRequest =>
+  VALIDATORS.PingRequest(value);
+export const isPingedNotification = (value: unknown): value is T.PingedNotification =>
+  VALIDATORS.PingedNotification(value);
+export const isRequestId = (value: unknown): value is T.RequestId => VALIDATORS.RequestId(value);
+export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
+export const isServerRequest = (value: unknown): value is T.ServerRequest =>
+  VALIDATORS.ServerRequest(value);
+export const isTree = (value: unknown): value is T.Tree => VALIDATORS.Tree(value);

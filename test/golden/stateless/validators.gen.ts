@@ -68,114 +68,30 @@ export function validate(name: DefinitionName, value: unknown): ValidationResult
   return runValidator(VALIDATORS[name], value);
 }
 
-/**
- * True when `value` is a valid ClientRequest.
- */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return VALIDATORS.ClientRequest(value);
-}
-
-/**
- * True when `value` is a valid AskRequest.
- */
-export function isAskRequest(value: unknown): value is T.AskRequest {
-  return VALIDATORS.AskRequest(value);
-}
-
-/**
- * True when `value` is a valid AskRequestParams.
- */
-export function isAskRequestParams(value: unknown): value is T.AskRequestParams {
-  return VALIDATORS.AskRequestParams(value);
-}
-
-/**
- * True when `value` is a valid AskResult.
- */
-export function isAskResult(value: unknown): value is T.AskResult {
-  return VALIDATORS.AskResult(value);
-}
-
-/**
- * True when `value` is a valid AskResultResponse.
- */
-export function isAskResultResponse(value: unknown): value is T.AskResultResponse {
-  return VALIDATORS.AskResultResponse(value);
-}
-
-/**
- * True when `value` is a valid ConfirmRequest.
- */
-export function isConfirmRequest(value: unknown): value is T.ConfirmRequest {
-  return VALIDATORS.ConfirmRequest(value);
-}
-
-/**
- * True when `value` is a valid ConfirmResult.
- */
-export function isConfirmResult(value: unknown): value is T.ConfirmResult {
-  return VALIDATORS.ConfirmResult(value);
-}
-
-/**
- * True when `value` is a valid Error.
- */
-export function isError(value: unknown): value is T.Error {
-  return VALIDATORS.Error(value);
-}
-
-/**
- * True when `value` is a valid InputRequest.
- */
-export function isInputRequest(value: unknown): value is T.InputRequest {
-  return VALIDATORS.InputRequest(value);
-}
-
-/**
- * True when `value` is a valid InputRequiredResult.
- */
-export function isInputRequiredResult(value: unknown): value is T.InputRequiredResult {
-  return VALIDATORS.InputRequiredResult(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCErrorResponse.
- */
-export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
-  return VALIDATORS.JSONRPCErrorResponse(value);
-}
-
-/**
- * True when `value` is a valid JSONRPCResultResponse.
- */
-export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
-  return VALIDATORS.JSONRPCResultResponse(value);
-}
-
-/**
- * True when `value` is a valid RequestId.
- */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return VALIDATORS.RequestId(value);
-}
-
-/**
- * True when `value` is a valid Result.
- */
-export function isResult(value: unknown): value is T.Result {
-  return VALIDATORS.Result(value);
-}
-
-/**
- * True when `value` is a valid ResultType.
- */
-export function isResultType(value: unknown): value is T.ResultType {
-  return VALIDATORS.ResultType(value);
-}
-
-/**
- * True when `value` is a valid TooCuriousError.
- */
-export function isTooCuriousError(value: unknown): value is T.TooCuriousError {
-  return VALIDATORS.TooCuriousError(value);
-}
+/* Type guards, one per definition: `isX(value)` is true when `value` is a valid X. */
+export const isClientRequest = (value: unknown): value is T.ClientRequest =>
+  VALIDATORS.ClientRequest(value);
+export const isAskRequest = (value: unknown): value is T.AskRequest => VALIDATORS.AskRequest(value);
+export const isAskRequestParams = (value: unknown): value is T.AskRequestParams =>
+  VALIDATORS.AskRequestParams(value);
+export const isAskResult = (value: unknown): value is T.AskResult => VALIDATORS.AskResult(value);
+export const isAskResultResponse = (value: unknown): value is T.AskResultResponse =>
+  VALIDATORS.AskResultResponse(value);
+export const isConfirmRequest = (value: unknown): value is T.ConfirmRequest =>
+  VALIDATORS.ConfirmRequest(value);
+export const isConfirmResult = (value: unknown): value is T.ConfirmResult =>
+  VALIDATORS.ConfirmResult(value);
+export const isError = (value: unknown): value is T.Error => VALIDATORS.Error(value);
+export const isInputRequest = (value: unknown): value is T.InputRequest =>
+  VALIDATORS.InputRequest(value);
+export const isInputRequiredResult = (value: unknown): value is T.InputRequiredResult =>
+  VALIDATORS.InputRequiredResult(value);
+export const isJSONRPCErrorResponse = (value: unknown): value is T.JSONRPCErrorResponse =>
+  VALIDATORS.JSONRPCErrorResponse(value);
+export const isJSONRPCResultResponse = (value: unknown): value is T.JSONRPCResultResponse =>
+  VALIDATORS.JSONRPCResultResponse(value);
+export const isRequestId = (value: unknown): value is T.RequestId => VALIDATORS.RequestId(value);
+export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
+export const isResultType = (value: unknown): value is T.ResultType => VALIDATORS.ResultType(value);
+export const isTooCuriousError = (value: unknown): value is T.TooCuriousError =>
+  VALIDATORS.TooCuriousError(value);
