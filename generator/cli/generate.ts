@@ -24,12 +24,12 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       .option("out", { type: "string", demandOption: true, requiresArg: true, describe: "Output folder" })
       .option("check", { type: "boolean", default: false, describe: "Regenerate in memory; exit 1 naming each file that differs" })
       .option("force", { type: "boolean", default: false, describe: "Replace --out even if it holds files mcp-gen did not write" })
-      .option("quiet", { type: "boolean", default: false, describe: "Do not print notes (applied patches, what could not be known)" })
+      .option("quiet", { type: "boolean", default: false, describe: "Print only warnings and errors: no progress line, no notes (applied patches, what could not be known)" })
       .example("$0 generate --spec 2026-07-28 --out src/mcp", "write src/mcp/*.gen.ts")
       .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale")
       .check(oneValueEach) as never,
   handler: async (args) => {
-    process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
+    if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
     const result = await generate({ spec: args.spec, out: args.out });
     printDiagnostics(result.diagnostics, args.quiet);
     if (args.check) {
