@@ -4,6 +4,7 @@
  * checking) the result is the caller's choice: {@link writeOutput},
  * {@link checkOutput}. The CLI is a thin layer over these functions.
  */
+import { checkExtensions } from "./check/check-extensions.js";
 import { checkSources } from "./check/check-sources.js";
 import { diagnostic, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
@@ -36,18 +37,19 @@ export interface GenerateResult {
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const sources = await loadSources(options);
-  const checked = throwIfErrors(checkSources(sources));
+  const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
-  const model = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey });
-  const emitted = await emitFiles(model, bannerOptions(options));
+  const model = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
+  const emitted = await emitFiles(model, bannerOptions(options, model));
   const files = await formatFiles(emitted);
   return { files, model, diagnostics: [...checked, ...built.diagnostics, ...appliedPatchNotes(model)] };
 }
 
-function bannerOptions(options: GenerateOptions) {
+function bannerOptions(options: GenerateOptions, model: McpModel) {
+  const extensionFlags = (options.extensions ?? []).map((e) => ` --extension ${e}`).join("");
   return {
-    regenerate: options.regenerateCommand ?? `mcp-gen generate --spec ${options.spec} --out ${options.out}`,
-    options: { extensions: "none" },
+    regenerate: options.regenerateCommand ?? `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`,
+    options: { extensions: model.extensions.map((e) => e.id).join(", ") || "none" },
     ...(options.stampVersion === false ? {} : { toolVersion: packageVersion() }),
   };
 }

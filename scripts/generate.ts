@@ -1,13 +1,15 @@
 /**
- * Regenerates generated/<revision>/ for every known revision. Schemas come
+ * Regenerates generated/: every known revision, and each known extension
+ * with the revisions it targets (generated/2026-07-28+tasks/). Schemas come
  * from MCP_GEN_SCHEMA_DIR, the cache, or a verified download, like any
  * `mcp-gen generate` run. Usage: `npm run generate` (add `-- --check` to
  * only report stale files, exit 1 if any).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { checkOutput, formatDiagnostic, generate, knownRevisions, McpGenError, readRegistry, staleFileDiagnostics, writeOutput } from "../generator/index.js";
+import { checkOutput, formatDiagnostic, generate, McpGenError, staleFileDiagnostics, writeOutput } from "../generator/index.js";
 import { packageRoot } from "../generator/load/package-root.js";
+import { generatedTargets } from "./generated-targets.js";
 
 /** The regenerate command banners in generated/ name. */
 export const REGENERATE = "npm run generate";
@@ -19,16 +21,16 @@ if (!process.env.MCP_GEN_SCHEMA_DIR && existsSync(shared)) process.env.MCP_GEN_S
 const check = process.argv.includes("--check");
 let stale = 0;
 try {
-  for (const revision of knownRevisions(readRegistry())) {
-    const out = join("generated", revision);
-    const result = await generate({ spec: revision, out, regenerateCommand: REGENERATE });
-    const target = join(packageRoot(), out);
+  for (const target of generatedTargets()) {
+    const out = join("generated", target.folder);
+    const result = await generate({ spec: target.spec, extensions: target.extensions, out, regenerateCommand: REGENERATE });
+    const dir = join(packageRoot(), out);
     if (check) {
-      const problems = checkOutput(target, result.files);
+      const problems = checkOutput(dir, result.files);
       stale += problems.length;
       for (const d of staleFileDiagnostics(out, problems)) console.error(formatDiagnostic(d));
     } else {
-      writeOutput(target, result.files);
+      writeOutput(dir, result.files);
       console.error(`${out}: ${result.files.length} files`);
     }
   }

@@ -87,12 +87,12 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**
- * What ERROR_CODES records of a code. `policy`: `json-rpc` (JSON-RPC 2.0 standard), `spec` (defined by this revision), `legacy` (defined only by earlier revisions: accept it from older peers, never send it).
+ * What ERROR_CODES records of a code. `policy`: `json-rpc` (JSON-RPC 2.0 standard), `spec` (defined by this revision), `legacy` (defined only by earlier revisions: accept it from older peers, never send it), `extension` (defined by an extension merged into this output).
  */
 export interface ErrorCodeInfo {
   readonly name: string;
   readonly code: number;
-  readonly policy: "json-rpc" | "spec" | "legacy";
+  readonly policy: "json-rpc" | "spec" | "legacy" | "extension";
   /** True for legacy codes: only to be accepted from peers of earlier revisions. */
   readonly receiveOnly: boolean;
   /** Known revisions that define the code. */

@@ -10,7 +10,7 @@
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, isJsonObject, parsePointer, type JsonObject, type JsonValue } from "../load/json.js";
-import { DIALECT_URIS, definitionsOf } from "../load/load-sources.js";
+import { DIALECT_URIS, definitionsOf } from "../load/schema-json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import type { JsonSchemaSource, SourceSet } from "../load/types.js";
 

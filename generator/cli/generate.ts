@@ -8,6 +8,7 @@ import { EXIT, printDiagnostics } from "./output.js";
 
 interface GenerateArgs {
   spec: string;
+  extension: string[];
   out: string;
   check: boolean;
   force: boolean;
@@ -21,16 +22,23 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   builder: (y) =>
     y
       .option("spec", { type: "string", demandOption: true, requiresArg: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts)" })
+      .option("extension", {
+        type: "string",
+        array: true,
+        default: [],
+        describe: "An extension to merge: a known one (tasks), a folder with mcp-extension.json, or a manifest file; repeatable",
+      })
       .option("out", { type: "string", demandOption: true, requiresArg: true, describe: "Output folder" })
       .option("check", { type: "boolean", default: false, describe: "Regenerate in memory; exit 1 naming each file that differs" })
       .option("force", { type: "boolean", default: false, describe: "Replace --out even if it holds files mcp-gen did not write" })
       .option("quiet", { type: "boolean", default: false, describe: "Print only warnings and errors: no progress line, no notes (applied patches, what could not be known)" })
       .example("$0 generate --spec 2026-07-28 --out src/mcp", "write src/mcp/*.gen.ts")
       .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale")
+      .example("$0 generate --spec 2026-07-28 --extension tasks --out src/mcp", "with the official Tasks extension")
       .check(oneValueEach) as never,
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
-    const result = await generate({ spec: args.spec, out: args.out });
+    const result = await generate({ spec: args.spec, extensions: args.extension, out: args.out });
     printDiagnostics(result.diagnostics, args.quiet);
     if (args.check) {
       const stale = checkOutput(args.out, result.files);

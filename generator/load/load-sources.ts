@@ -4,12 +4,13 @@
  * through ts-morph, and picks up the registry and the patch overlay.
  */
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { isJsonObject, parseJsonText, type JsonObject } from "./json.js";
 import { readPatchFile } from "./patches.js";
 import { readSchemaTs } from "./read-schema-ts.js";
-import { readRegistry, type Registry } from "./registry.js";
+import { loadExtensions } from "./extensions.js";
+import { readRegistry } from "./registry.js";
 import { defaultSchemaSources, resolveSpec, type SchemaSources } from "./resolve-spec.js";
-import type { Dialect, InputFile, JsonSchemaSource, SourceSet } from "./types.js";
+import { parseSchemaJson } from "./schema-json.js";
+import type { SourceSet } from "./types.js";
 
 /** Options of the load stage. */
 export interface LoadOptions {
@@ -19,12 +20,15 @@ export interface LoadOptions {
   readonly sources?: SchemaSources;
   /** Ignore schema.ts even when present (to see what schema.json alone yields). */
   readonly withoutSchemaTs?: boolean;
+  /** `--extension` arguments: known extension names or ids, folders with mcp-extension.json, or manifest files. */
+  readonly extensions?: readonly string[];
 }
 
 /** Reads every input of a run into a {@link SourceSet}. */
 export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const registry = readRegistry();
-  const resolved = await resolveSpec(options.spec, registry, options.sources ?? defaultSchemaSources());
+  const sources = options.sources ?? defaultSchemaSources();
+  const resolved = await resolveSpec(options.spec, registry, sources);
   // Read both files before giving up, so a broken schema.json and a broken schema.ts are reported together.
   const problems: Diagnostic[] = [];
   const schema = collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
@@ -32,6 +36,7 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const schemaTs = tsFile ? collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
+  const extensions = options.extensions && options.extensions.length > 0 ? await loadExtensions(options.extensions, sources) : [];
   return {
     revision: resolved.revision,
     known: resolved.known,
@@ -39,6 +44,7 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
     ...(schemaTs ? { schemaTs } : {}),
     registry,
     patches: patchFile ? [patchFile] : [],
+    extensions,
   };
 }
 
@@ -52,36 +58,4 @@ function collectProblems<T>(problems: Diagnostic[], read: () => T): T | undefine
   }
 }
 
-/** Dialect URIs mcp-gen accepts, mapped to the dialect they name. */
-export const DIALECT_URIS: Readonly<Record<string, Dialect>> = {
-  "http://json-schema.org/draft-07/schema#": "draft-07",
-  "http://json-schema.org/draft-07/schema": "draft-07",
-  "https://json-schema.org/draft-07/schema#": "draft-07",
-  "https://json-schema.org/draft-07/schema": "draft-07",
-  "https://json-schema.org/draft/2020-12/schema": "2020-12",
-  "https://json-schema.org/draft/2020-12/schema#": "2020-12",
-};
-
-/**
- * Parses schema.json. The dialect comes from `$schema`; without one, a
- * `$defs` document is read as 2020-12 and a `definitions` one as draft-07.
- * An unsupported `$schema` is left for the check stage to report with the
- * others.
- */
-export function parseSchemaJson(file: InputFile): JsonSchemaSource {
-  const value = parseJsonText(file.text, file.name);
-  if (!isJsonObject(value)) {
-    throw new McpGenError([diagnostic("MCPG208", { found: Array.isArray(value) ? "an array" : typeof value }, { file: file.name, pointer: "" })]);
-  }
-  const definitionsKey = isJsonObject(value.$defs) ? "$defs" : isJsonObject(value.definitions) ? "definitions" : undefined;
-  if (!definitionsKey) throw new McpGenError([diagnostic("MCPG208", { found: "neither $defs nor definitions" }, { file: file.name, pointer: "" })]);
-  const declared = typeof value.$schema === "string" ? DIALECT_URIS[value.$schema] : undefined;
-  return { file, dialect: declared ?? (definitionsKey === "$defs" ? "2020-12" : "draft-07"), definitionsKey, document: value };
-}
-
-/** The definitions object of a schema document. */
-export function definitionsOf(source: JsonSchemaSource): JsonObject {
-  return source.document[source.definitionsKey] as JsonObject;
-}
-
-export type { Registry };
+export { DIALECT_URIS, definitionsOf, parseSchemaJson } from "./schema-json.js";

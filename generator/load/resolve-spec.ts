@@ -36,7 +36,6 @@ export interface ResolvedSpec {
 const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
 /** Where a problem with a revision name is: the argument that named it. */
 const SPEC_ARGUMENT = { file: "--spec" };
-const FILES = ["schema.json", "schema.ts"] as const;
 
 /** Schema sources from MCP_GEN_SCHEMA_DIR, MCP_GEN_CACHE_DIR / XDG_CACHE_HOME and MCP_GEN_OFFLINE. */
 export function defaultSchemaSources(env: NodeJS.ProcessEnv = process.env): SchemaSources {
@@ -79,52 +78,77 @@ function resolveFolder(dir: string): ResolvedSpec {
   };
 }
 
-function readInput(path: string, name: string): InputFile {
+/** Reads a file as an input, with its sha256. */
+export function readInput(path: string, name: string): InputFile {
   const bytes = readFileSync(path);
   return { name, path, sha256: sha256(bytes), text: bytes.toString("utf8") };
 }
 
-async function resolveRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<ResolvedSpec> {
-  const pinned = registry.revisions[revision]!.files;
+/**
+ * Files that are pinned together and live in one folder: a revision's
+ * schema.json and schema.ts (`2026-07-28/`), or a known extension's files
+ * (`extensions/tasks/`). The folder is looked up under MCP_GEN_SCHEMA_DIR
+ * and the cache, and downloaded into the cache when missing.
+ */
+export interface PinnedSet {
+  /** The folder below MCP_GEN_SCHEMA_DIR and the cache's `schemas/`, and the prefix of display names. */
+  readonly folder: string;
+  /** File name → where it comes from and the bytes it must have. */
+  readonly files: Readonly<Record<string, PinnedFile>>;
+}
+
+/** A revision's pinned set. */
+export function revisionSet(revision: string, registry: Registry): PinnedSet {
+  return { folder: revision, files: registry.revisions[revision]!.files };
+}
+
+/**
+ * Finds a pinned set (MCP_GEN_SCHEMA_DIR, then the cache, then a download
+ * into the cache) and reads it, verifying every file. Returns the files,
+ * or what was tried when the set is nowhere to be had.
+ */
+export async function findPinnedSet(set: PinnedSet, sources: SchemaSources): Promise<{ files: Record<string, InputFile> } | { tried: string[] }> {
+  const names = Object.keys(set.files);
   const tried: string[] = [];
   const folders = [
-    ...(sources.schemaDir ? [{ dir: join(sources.schemaDir, revision), what: "MCP_GEN_SCHEMA_DIR" }] : []),
-    { dir: cacheFolder(sources, revision), what: "cache" },
+    ...(sources.schemaDir ? [{ dir: join(sources.schemaDir, set.folder), what: "MCP_GEN_SCHEMA_DIR" }] : []),
+    { dir: cacheFolder(sources, set.folder), what: "cache" },
   ];
   for (const { dir, what } of folders) {
-    const missing = FILES.filter((f) => !existsSync(join(dir, f)));
-    if (missing.length === 0) return readPinned(revision, dir, pinned);
-    tried.push(`${what} ${dir} (${missing.length === FILES.length ? "not there" : `no ${missing.join(", ")}`})`);
+    const missing = names.filter((f) => !existsSync(join(dir, f)));
+    if (missing.length === 0) return { files: readPinned(set, dir) };
+    tried.push(`${what} ${dir} (${missing.length === names.length ? "not there" : `no ${missing.join(", ")}`})`);
   }
-  if (!sources.allowDownload) {
-    tried.push("download (disabled by MCP_GEN_OFFLINE=1)");
-    throw new McpGenError([diagnostic("MCPG102", { revision, tried }, SPEC_ARGUMENT)]);
-  }
+  if (!sources.allowDownload) return { tried: [...tried, "download (disabled by MCP_GEN_OFFLINE=1)"] };
   try {
-    await pullRevision(revision, registry, sources);
+    await downloadPinnedSet(set, sources);
   } catch (error) {
     if (!(error instanceof McpGenError)) throw error;
-    tried.push(...error.diagnostics.map((d) => `download (${d.message})`));
-    throw new McpGenError([diagnostic("MCPG102", { revision, tried }, SPEC_ARGUMENT)]);
+    return { tried: [...tried, ...error.diagnostics.map((d) => `download (${d.message})`)] };
   }
-  return readPinned(revision, cacheFolder(sources, revision), pinned);
+  return { files: readPinned(set, cacheFolder(sources, set.folder)) };
 }
 
-function cacheFolder(sources: SchemaSources, revision: string): string {
-  return join(sources.cacheDir, "schemas", revision);
+async function resolveRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<ResolvedSpec> {
+  const found = await findPinnedSet(revisionSet(revision, registry), sources);
+  if ("tried" in found) throw new McpGenError([diagnostic("MCPG102", { revision, tried: found.tried }, SPEC_ARGUMENT)]);
+  return { revision, known: true, schemaJson: found.files["schema.json"]!, schemaTs: found.files["schema.ts"]! };
 }
 
-function readPinned(revision: string, dir: string, pinned: Record<(typeof FILES)[number], PinnedFile>): ResolvedSpec {
-  const [schemaJson, schemaTs] = FILES.map((f) => {
-    const input = readInput(join(dir, f), `${revision}/${f}`);
-    if (input.sha256 !== pinned[f].sha256) {
-      throw new McpGenError([
-        diagnostic("MCPG103", { file: input.path, expected: pinned[f].sha256, actual: input.sha256 }, { file: input.path }),
-      ]);
-    }
-    return input;
-  });
-  return { revision, known: true, schemaJson: schemaJson!, schemaTs: schemaTs! };
+function cacheFolder(sources: SchemaSources, folder: string): string {
+  return join(sources.cacheDir, "schemas", folder);
+}
+
+function readPinned(set: PinnedSet, dir: string): Record<string, InputFile> {
+  return Object.fromEntries(
+    Object.entries(set.files).map(([name, pinned]) => {
+      const input = readInput(join(dir, name), `${set.folder}/${name}`);
+      if (input.sha256 !== pinned.sha256) {
+        throw new McpGenError([diagnostic("MCPG103", { file: input.path, expected: pinned.sha256, actual: input.sha256 }, { file: input.path })]);
+      }
+      return [name, input];
+    }),
+  );
 }
 
 /**
@@ -133,18 +157,23 @@ function readPinned(revision: string, dir: string, pinned: Record<(typeof FILES)
  * Refuses when downloads are disabled; reports every file that failed.
  */
 export async function pullRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<string> {
-  const entry = registry.revisions[revision];
-  if (!entry) throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
+  if (!registry.revisions[revision]) throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
   if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision })]);
+  return downloadPinnedSet(revisionSet(revision, registry), sources);
+}
+
+/** Downloads every file of a set into the cache, all verified before any is written. */
+export async function downloadPinnedSet(set: PinnedSet, sources: SchemaSources): Promise<string> {
   const doFetch = sources.fetch ?? fetch;
-  const settled = await Promise.allSettled(FILES.map((f) => download(doFetch, entry.files[f])));
+  const names = Object.keys(set.files);
+  const settled = await Promise.allSettled(names.map((f) => download(doFetch, set.files[f]!)));
   // download() turns every failure into an McpGenError.
   const problems = settled.flatMap((r) => (r.status === "rejected" ? (r.reason as McpGenError).diagnostics : []));
   if (problems.length > 0) throw new McpGenError(problems);
   const bodies = settled.map((r) => (r as PromiseFulfilledResult<Uint8Array>).value);
-  const dir = cacheFolder(sources, revision);
+  const dir = cacheFolder(sources, set.folder);
   mkdirSync(dir, { recursive: true });
-  FILES.forEach((f, i) => writeAtomically(join(dir, f), bodies[i]!));
+  names.forEach((f, i) => writeAtomically(join(dir, f), bodies[i]!));
   return dir;
 }
 

@@ -59,6 +59,36 @@ export interface SchemaTsFacts {
   readonly declarations: Readonly<Record<string, TsDeclaration>>;
 }
 
+/** A file of an extension manifest: relative to the manifest, or pinned upstream. */
+export type ManifestFile = string | { readonly path: string; readonly url: string; readonly sha256: string };
+
+/** An extension manifest (schema/extension-manifest.schema.json describes it; docs/extensions.md explains it). */
+export interface ExtensionManifest {
+  readonly id: string;
+  readonly name: string;
+  readonly mcp?: boolean;
+  readonly description?: string;
+  readonly revisions: readonly string[];
+  readonly schema: ManifestFile;
+  readonly schemaTs?: ManifestFile;
+  readonly resultTypes?: Readonly<Record<string, string>>;
+  readonly requests?: Readonly<Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both"; readonly result?: string }>>;
+  readonly notifications?: Readonly<Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both" }>>;
+  readonly returns?: Readonly<Record<string, readonly string[]>>;
+  readonly capability?: { readonly definition: string; readonly sides?: ReadonlyArray<"client" | "server"> };
+  readonly augments?: Readonly<Record<string, readonly string[]>>;
+  readonly errorCodes?: ReadonlyArray<{ readonly constant: string; readonly code: number; readonly doc?: string; readonly definition?: string }>;
+}
+
+/** An extension as loaded: its manifest and its parsed schema (and schema.ts facts). */
+export interface ExtensionSource {
+  readonly manifest: ExtensionManifest;
+  /** Display name of the manifest, e.g. `schema/extensions/tasks.json`. */
+  readonly manifestFile: string;
+  readonly schema: JsonSchemaSource;
+  readonly schemaTs?: SchemaTsFacts;
+}
+
 /** Every input of one generation run. */
 export interface SourceSet {
   /** The revision name for known revisions; the folder name for `--spec <dir>`. */
@@ -69,4 +99,6 @@ export interface SourceSet {
   readonly schemaTs?: SchemaTsFacts;
   readonly registry: Registry;
   readonly patches: readonly PatchFile[];
+  /** Extensions to merge, in the order given. */
+  readonly extensions: readonly ExtensionSource[];
 }

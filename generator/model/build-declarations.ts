@@ -5,7 +5,7 @@
  * the revision said `definitions` or `$defs`.
  */
 import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
-import { definitionsOf } from "../load/load-sources.js";
+import { definitionsOf } from "../load/schema-json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import type { SourceSet } from "../load/types.js";
 import type { Declaration, JsonSchema, LiteralMembers } from "./types.js";
@@ -19,7 +19,7 @@ export function refName(ref: JsonValue | undefined): string | undefined {
 }
 
 /** Builds the declarations of a source set. */
-export function buildDeclarations(sources: SourceSet): Declaration[] {
+export function buildDeclarations(sources: Pick<SourceSet, "schema" | "schemaTs">): Declaration[] {
   const { schema } = sources;
   const fromPrefix = `#/${schema.definitionsKey}/`;
   return Object.entries(definitionsOf(schema)).map(([name, raw]) => {
@@ -56,7 +56,7 @@ function normalizeRefs(schema: JsonValue, fromPrefix: string): JsonValue {
  * schema.ts sometimes knows the values of a string that schema.json only
  * types as `string` (`ResultType = "complete" | "input_required" | string`).
  */
-function literalMembersOf(name: string, raw: JsonValue, sources: SourceSet): LiteralMembers | undefined {
+function literalMembersOf(name: string, raw: JsonValue, sources: Pick<SourceSet, "schemaTs">): LiteralMembers | undefined {
   const union = sources.schemaTs?.unions[name];
   if (!union || !isJsonObject(raw) || raw.type !== "string" || "enum" in raw || "const" in raw) return undefined;
   const values: string[] = [];

@@ -161,7 +161,7 @@ function errorDefinitionsByCode(declarations: readonly Declaration[], byName: Re
   for (const decl of declarations) {
     const error = propertyOf(decl.schema, "error", byName);
     const code = pinnedCode(error, byName);
-    if (code !== undefined) out.set(code, { name: decl.name, form: "response", data: dataPresence(error, byName) });
+    if (code !== undefined) out.set(code, describeErrorDefinition(decl, byName)!);
   }
   for (const decl of declarations) {
     if (!decl.name.endsWith("Error")) continue;
@@ -169,6 +169,13 @@ function errorDefinitionsByCode(declarations: readonly Declaration[], byName: Re
     if (code !== undefined && !out.has(code)) out.set(code, { name: decl.name, form: "error-object", data: dataPresence(decl.schema, byName) });
   }
   return out;
+}
+
+/** How a definition describes an error: a whole response (`error` member) or the error object, and its data. */
+export function describeErrorDefinition(decl: Declaration, byName: ReadonlyMap<string, Declaration>): ErrorDefinitionRef | undefined {
+  const error = propertyOf(decl.schema, "error", byName);
+  if (error) return { name: decl.name, form: "response", data: dataPresence(error, byName) };
+  return propertyOf(decl.schema, "code", byName) ? { name: decl.name, form: "error-object", data: dataPresence(decl.schema, byName) } : undefined;
 }
 
 function dataPresence(errorSchema: unknown, byName: ReadonlyMap<string, Declaration>): ErrorDefinitionRef["data"] {

@@ -27,15 +27,42 @@ export function buildMethods(
   const containerNames = new Set([...Object.keys(REQUEST_CONTAINERS), ...Object.keys(NOTIFICATION_CONTAINERS)]);
   const senders = containerMembership(byName, sources);
   const diagnostics: Diagnostic[] = [];
-  const requests: RequestNode[] = [];
-  const notifications: NotificationNode[] = [];
-
-  for (const decl of declarations) {
-    if (containerNames.has(decl.name)) continue;
-    const method = methodOf(decl, byName);
-    if (method === undefined) continue;
+  const classify: MethodClassifier = (decl) => {
+    if (containerNames.has(decl.name)) return undefined;
     const sent = senders.get(decl.name) ?? new Set<Sender>();
     const isRequest = sent.has("input") || decl.name.endsWith("Request") || hasRequestId(decl, byName);
+    return { isRequest, direction: directionOf(sent) };
+  };
+  const nodes = methodNodes(declarations, byName, classify, (decl) => resultsOf(decl, byName, diagnostics));
+  return { ...nodes, diagnostics };
+}
+
+/** How a method definition is classified: request or notification, and who sends it. */
+export type MethodClassifier = (decl: Declaration) => { isRequest: boolean; direction: Direction } | undefined;
+
+/** What a request may return, and the `<X>ResultResponse` definition that says so, if any. */
+export interface RequestResults {
+  readonly results: ResultBranch[];
+  readonly response?: string;
+}
+
+/**
+ * The method nodes of `declarations` (each with a `method` const),
+ * classified by `classify`; `resultsFor` names a request's results.
+ * Shared by a revision and its extensions, which classify differently.
+ */
+export function methodNodes(
+  declarations: readonly Declaration[],
+  byName: ReadonlyMap<string, Declaration>,
+  classify: MethodClassifier,
+  resultsFor: (decl: Declaration) => RequestResults,
+): { requests: RequestNode[]; notifications: NotificationNode[] } {
+  const requests: RequestNode[] = [];
+  const notifications: NotificationNode[] = [];
+  for (const decl of declarations) {
+    const method = methodOf(decl, byName);
+    const kind = method === undefined ? undefined : classify(decl);
+    if (method === undefined || !kind) continue;
     const params = paramsOf(decl, byName);
     const common = {
       method,
@@ -45,14 +72,14 @@ export function buildMethods(
       ...(decl.deprecated !== undefined ? { deprecated: decl.deprecated } : {}),
       origin: decl.origin,
     };
-    if (isRequest) {
-      const results = resultsOf(decl, byName, diagnostics);
-      requests.push({ kind: "request", ...common, direction: directionOf(sent), results, mrtr: false });
+    if (kind.isRequest) {
+      const { results, response } = resultsFor(decl);
+      requests.push({ kind: "request", ...common, direction: kind.direction, results, ...(response ? { responseDefinition: response } : {}), mrtr: false });
     } else {
-      notifications.push({ kind: "notification", ...common, direction: directionOf(sent) });
+      notifications.push({ kind: "notification", ...common, direction: kind.direction });
     }
   }
-  return { requests: sortByMethod(requests), notifications: sortByMethod(notifications), diagnostics };
+  return { requests: sortByMethod(requests), notifications: sortByMethod(notifications) };
 }
 
 function sortByMethod<T extends { method: string }>(items: T[]): T[] {
@@ -152,18 +179,18 @@ export function isRequired(schema: unknown, property: string, byName: ReadonlyMa
  * `<X>Result`, and requests with no result of their own (ping,
  * logging/setLevel, resources/subscribe) return EmptyResult.
  */
-function resultsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>, diagnostics: Diagnostic[]): ResultBranch[] {
+function resultsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>, diagnostics: Diagnostic[]): RequestResults {
   const base = decl.name.replace(/Request$/, "");
   const response = byName.get(`${base}ResultResponse`);
   if (response && typeof response.schema === "object") {
     const result = isJsonObject(response.schema.properties) ? response.schema.properties.result : undefined;
     const refs = isJsonObject(result) ? (Array.isArray(result.anyOf) ? result.anyOf : [result]) : [];
     const names = refs.flatMap((r) => (isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : []));
-    if (names.length > 0) return names.map((definition) => ({ definition }));
+    if (names.length > 0) return { results: names.map((definition) => ({ definition })), response: response.name };
   }
   for (const candidate of [`${base}Result`, "EmptyResult"]) {
-    if (byName.has(candidate)) return [{ definition: candidate }];
+    if (byName.has(candidate)) return { results: [{ definition: candidate }] };
   }
   diagnostics.push(diagnostic("MCPG402", { request: decl.name }, decl.origin));
-  return [{ definition: byName.has("EmptyResult") ? "EmptyResult" : "Result" }];
+  return { results: [{ definition: byName.has("EmptyResult") ? "EmptyResult" : "Result" }] };
 }

@@ -33,6 +33,7 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     envelopes: envelopesOf(declarations),
     revisions: revisionSummaries(sources, methods),
     appliedPatches: [],
+    extensions: [],
     unknowns: sources.schemaTs ? [] : ["the literal members of string unions (such as ResultType)", "deprecations", "error code constant names"],
   };
   const notes = model.unknowns.length > 0 ? [diagnostic("MCPG206", { what: listInWords(model.unknowns) }, { file: sources.schema.file.name })] : [];

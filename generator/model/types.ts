@@ -80,6 +80,8 @@ export interface RequestNode {
   readonly params: ParamsPresence;
   /** What the method may return, in schema order. */
   readonly results: readonly ResultBranch[];
+  /** The `<X>ResultResponse` definition (2026-07-28 on), whose `result` lists the results. */
+  readonly responseDefinition?: string;
   /** True when one of the results is an InputRequiredResult (Multi Round-Trip Requests). */
   readonly mrtr: boolean;
   readonly deprecated?: string;
@@ -115,9 +117,10 @@ export interface ResultTypeNode {
  * How an error code may be used:
  * - `json-rpc`: the JSON-RPC 2.0 standard codes;
  * - `spec`: defined by this revision (in -32020..-32099 from 2026-07-28 on);
- * - `legacy`: defined by an earlier revision only; accept it from older peers, never send it.
+ * - `legacy`: defined by an earlier revision only; accept it from older peers, never send it;
+ * - `extension`: defined by an extension merged into this model.
  */
-export type ErrorCodePolicy = "json-rpc" | "spec" | "legacy";
+export type ErrorCodePolicy = "json-rpc" | "spec" | "legacy" | "extension";
 
 /** A JSON-RPC error code. */
 export interface ErrorCodeNode {
@@ -171,6 +174,15 @@ export interface RevisionSummary {
   readonly notifications: readonly string[];
 }
 
+/** An extension merged into the model. */
+export interface MergedExtension {
+  readonly id: string;
+  readonly name: string;
+  readonly manifestFile: string;
+  /** Definitions it added (copies of core definitions it carries are folded, not listed). */
+  readonly definitions: readonly string[];
+}
+
 /** A patch the passes applied, reported to the user. */
 export interface AppliedPatch {
   readonly id: string;
@@ -209,6 +221,8 @@ export interface McpModel {
   /** Every known revision with its methods, oldest first (includes this one when known). */
   readonly revisions: readonly RevisionSummary[];
   readonly appliedPatches: readonly AppliedPatch[];
+  /** Extensions merged into the model, in order. */
+  readonly extensions: readonly MergedExtension[];
   /** What generation could not know (e.g. without schema.ts), reported as notes. */
   readonly unknowns: readonly string[];
 }
@@ -223,6 +237,8 @@ export interface Pass {
 export interface PassContext {
   readonly patches: readonly import("../load/patches.js").PatchFile[];
   readonly definitionsKey: "$defs" | "definitions";
+  /** Extensions to merge, in the order given. */
+  readonly extensions: readonly import("../load/types.js").ExtensionSource[];
 }
 
 /** Convenience: a schema node as an object, or undefined for boolean schemas. */

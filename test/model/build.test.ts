@@ -13,7 +13,7 @@ import { REVISIONS, testSources } from "../helpers.js";
 async function model(revision: string, withoutSchemaTs = false): Promise<McpModel> {
   const sources = await loadSources({ spec: revision, sources: testSources(), withoutSchemaTs });
   expect(checkSources(sources)).toEqual([]);
-  return runPasses(buildModel(sources).model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey });
+  return runPasses(buildModel(sources).model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
 }
 
 const models = Object.fromEntries(await Promise.all(REVISIONS.map(async (r) => [r, await model(r)] as const)));

@@ -5,18 +5,27 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { REVISIONS, ROOT } from "../helpers.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { generatedTargets } from "../../scripts/generated-targets.js";
+import { ROOT } from "../helpers.js";
 
 function importInChild(code: string): string {
   return execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
 }
 
 describe("package exports", () => {
-  it.each(REVISIONS)("mcp-gen/%s exports the generated API", (revision) => {
+  it.each(generatedTargets().map((t) => [t.folder, t] as const))("mcp-gen/%s exports the generated API", (folder, target) => {
     const out = importInChild(
-      `const m = await import("mcp-gen/${revision}"); console.log(JSON.stringify([m.PROTOCOL_VERSION, typeof m.validate, typeof m.parseMessage, typeof m.METHODS["tools/call"], m.ErrorCode.ParseError]));`,
+      `const m = await import("mcp-gen/${folder}"); console.log(JSON.stringify([m.PROTOCOL_VERSION, typeof m.validate, typeof m.parseMessage, typeof m.METHODS["tools/call"], m.ErrorCode.ParseError]));`,
     );
-    expect(JSON.parse(out)).toEqual([revision, "function", "function", "object", -32700]);
+    expect(JSON.parse(out)).toEqual([target.spec, "function", "function", "object", -32700]);
+  });
+
+  it("exports every folder of generated/ and nothing else", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    const revisionExports = Object.keys(pkg.exports).filter((k) => /^\.\/\d{4}/.test(k)).map((k) => k.slice(2)).sort();
+    expect(revisionExports).toEqual(generatedTargets().map((t) => t.folder).sort());
   });
 
   it("mcp-gen exports the library API", () => {

@@ -4,7 +4,7 @@
  * mutated, every file passes prettier's check, and everything generated
  * compiles under tsc --strict in one program.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
@@ -15,14 +15,19 @@ import { buildModel } from "../../generator/model/build.js";
 import { runPasses } from "../../generator/model/passes/index.js";
 import { emitFiles } from "../../generator/emit/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
+import { generatedTargets } from "../../scripts/generated-targets.js";
 import { REVISIONS, ROOT, testSources } from "../helpers.js";
 
 const REGENERATE = "npm run generate";
 
 describe("generated/ is what the generator produces now (drift check)", () => {
-  it.each(REVISIONS)("generated/%s", async (revision) => {
-    const result = await generate({ spec: revision, out: join("generated", revision), sources: testSources(), regenerateCommand: REGENERATE });
-    const stale = checkOutput(join(ROOT, "generated", revision), result.files);
+  it("holds exactly the known targets", () => {
+    expect(readdirSync(join(ROOT, "generated")).sort()).toEqual(generatedTargets().map((t) => t.folder).sort());
+  });
+
+  it.each(generatedTargets().map((t) => [t.folder, t] as const))("generated/%s", async (folder, target) => {
+    const result = await generate({ spec: target.spec, extensions: target.extensions, out: join("generated", folder), sources: testSources(), regenerateCommand: REGENERATE });
+    const stale = checkOutput(join(ROOT, "generated", folder), result.files);
     expect(stale, "generated/ is stale: run `npm run generate` and commit the result").toEqual([]);
   });
 });
@@ -56,7 +61,7 @@ describe("inputs are never mutated", () => {
     const before = structuredClone({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs });
     const built = buildModel(sources);
     const modelBefore = structuredClone(built.model);
-    const passed = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey });
+    const passed = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
     await emitFiles(passed, { regenerate: "x", options: {} });
     expect({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs }).toEqual(before);
     expect(built.model).toEqual(modelBefore);
@@ -64,7 +69,7 @@ describe("inputs are never mutated", () => {
 });
 
 describe("formatting", () => {
-  const files = REVISIONS.flatMap((r) => listFiles(join(ROOT, "generated", r)).map((f) => join("generated", r, f)));
+  const files = generatedTargets().flatMap((t) => listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)));
   it.each(files)("%s passes prettier --check", async (path) => {
     expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(true);
   });

@@ -5,9 +5,15 @@
 import type { McpModel, Pass, PassContext } from "../types.js";
 import { applyPatchOverlay } from "./apply-patch-overlay.js";
 import { discriminateResults } from "./discriminate-results.js";
+import { mergeExtensions } from "./merge-extensions.js";
 
-/** Core passes. Later passes may rely on earlier ones (discrimination reads the pins the overlay adds). */
-export const PASSES: readonly Pass[] = [applyPatchOverlay, discriminateResults];
+/**
+ * The passes, in order. Later passes rely on earlier ones: extensions merge
+ * first, so their copies are compared with upstream definitions; the
+ * overlay then patches the merged model; discrimination reads the pins the
+ * overlay and the extensions add.
+ */
+export const PASSES: readonly Pass[] = [mergeExtensions, applyPatchOverlay, discriminateResults];
 
 /** Runs passes in order. */
 export function runPasses(model: McpModel, context: PassContext, passes: readonly Pass[] = PASSES): McpModel {

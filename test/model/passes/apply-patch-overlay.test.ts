@@ -19,7 +19,7 @@ const base = {
 } as unknown as McpModel;
 
 function run(patches: Patch[]): McpModel {
-  return applyPatchOverlay.run(base, { patches: [{ file: "schema/patches/x.json", revision: "x", patches }], definitionsKey: "$defs" });
+  return applyPatchOverlay.run(base, { patches: [{ file: "schema/patches/x.json", revision: "x", patches }], definitionsKey: "$defs", extensions: [] });
 }
 
 describe(applyPatchOverlay.name, () => {

@@ -1,0 +1,72 @@
+/**
+ * Check rules for extensions that need nothing but the extension itself
+ * (collisions with the core revision and with other extensions are found
+ * when they are merged):
+ * - the extension's schema passes the same rules as a revision's;
+ * - the identifier follows the `_meta` key rules, with a prefix;
+ * - a reserved prefix is used only by an MCP extension (a warning);
+ * - the extension targets the revision being generated;
+ * - its error codes stay out of -32020..-32099;
+ * - every definition the manifest names exists in its schema.
+ */
+import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { definitionsOf } from "../load/schema-json.js";
+import type { ExtensionSource, SourceSet } from "../load/types.js";
+import { checkDefinitionNames, checkDialects, checkRefCycles, checkRefs } from "./check-sources.js";
+
+const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+/** `_meta` key rules (MetaObject), with the prefix mandatory and the name non-empty. */
+const EXTENSION_ID = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`);
+
+/** Every extension rule, for every extension of the run. */
+export function checkExtensions(sources: SourceSet): Diagnostic[] {
+  return sources.extensions.flatMap((ext) => [
+    ...checkDialects(ext.schema),
+    ...checkDefinitionNames(ext.schema),
+    ...checkRefs(ext.schema),
+    ...checkRefCycles(ext.schema),
+    ...checkIdentifier(ext),
+    ...checkTargets(ext, sources),
+    ...checkErrorCodeRange(ext),
+    ...checkNamedDefinitions(ext),
+  ]);
+}
+
+/** Rule: the identifier follows the `_meta` key rules with a prefix; a reserved prefix needs `mcp: true`. */
+export function checkIdentifier(ext: ExtensionSource): Diagnostic[] {
+  const where = { file: ext.manifestFile, pointer: "/id" };
+  const match = EXTENSION_ID.exec(ext.manifest.id);
+  if (!match) return [diagnostic("MCPG605", { id: ext.manifest.id }, where)];
+  const second = match[1]!.split(".")[1];
+  const reserved = second === "modelcontextprotocol" || second === "mcp";
+  return reserved && ext.manifest.mcp !== true ? [diagnostic("MCPG606", { id: ext.manifest.id }, where)] : [];
+}
+
+/** Rule: the extension targets the revision being generated (by name, or a custom spec's declared protocol version). */
+export function checkTargets(ext: ExtensionSource, sources: SourceSet): Diagnostic[] {
+  const declared = sources.schemaTs?.constants.LATEST_PROTOCOL_VERSION?.value;
+  const revision = sources.known ? sources.revision : typeof declared === "string" ? declared : undefined;
+  if (revision === undefined || ext.manifest.revisions.includes(revision)) return [];
+  return [diagnostic("MCPG607", { id: ext.manifest.id, revision, targets: ext.manifest.revisions }, { file: ext.manifestFile, pointer: "/revisions" })];
+}
+
+/** Rule: no extension error code in -32020..-32099. */
+export function checkErrorCodeRange(ext: ExtensionSource): Diagnostic[] {
+  return (ext.manifest.errorCodes ?? []).flatMap((c, i) =>
+    c.code <= -32020 && c.code >= -32099 ? [diagnostic("MCPG610", { code: c.code }, { file: ext.manifestFile, pointer: `/errorCodes/${i}/code` })] : [],
+  );
+}
+
+/** Rule: every definition the manifest names is one of the extension's. */
+export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
+  const defined = new Set(Object.keys(definitionsOf(ext.schema)));
+  const m = ext.manifest;
+  const named: Array<[string, string, string]> = [
+    ...(m.capability ? [["capability.definition", m.capability.definition, "/capability/definition"] as [string, string, string]] : []),
+    ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) => defs.map((d, i) => [`returns["${method}"]`, d, `/returns/${method.replace(/~/g, "~0").replace(/\//g, "~1")}/${i}`] as [string, string, string])),
+    ...Object.entries(m.augments ?? {}).flatMap(([core, defs]) => defs.map((d, i) => [`augments.${core}`, d, `/augments/${core}/${i}`] as [string, string, string])),
+    ...Object.entries(m.requests ?? {}).flatMap(([method, r]) => (r.result ? [[`requests["${method}"].result`, r.result, `/requests/${method.replace(/~/g, "~0").replace(/\//g, "~1")}/result`] as [string, string, string]] : [])),
+    ...(m.errorCodes ?? []).flatMap((c, i) => (c.definition ? [[`errorCodes[${i}].definition`, c.definition, `/errorCodes/${i}/definition`] as [string, string, string]] : [])),
+  ];
+  return named.filter(([, name]) => !defined.has(name)).map(([field, name, pointer]) => diagnostic("MCPG613", { field, name }, { file: ext.manifestFile, pointer }));
+}

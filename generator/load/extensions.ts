@@ -1,0 +1,120 @@
+/**
+ * Loads `--extension` arguments. An argument is a known extension (its
+ * name or identifier: `tasks`, `io.modelcontextprotocol/tasks`, whose
+ * manifest is mcp-gen's own data in schema/extensions/), a folder holding
+ * `mcp-extension.json`, or a manifest file. Manifests are validated against
+ * schema/extension-manifest.schema.json; pinned files are found like
+ * revisions are (MCP_GEN_SCHEMA_DIR/extensions/<name>/, the cache, a
+ * verified download), plain paths are read relative to the manifest.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { escapePointerSegment, parseJsonText } from "./json.js";
+import { parseSchemaJson } from "./schema-json.js";
+import { packageRoot } from "./package-root.js";
+import { readSchemaTs } from "./read-schema-ts.js";
+import { findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
+import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile } from "./types.js";
+
+/** The manifest file name inside an extension folder. */
+export const MANIFEST_FILE = "mcp-extension.json";
+
+/** A known extension: its manifest as shipped with mcp-gen. */
+export interface KnownExtension {
+  readonly manifest: ExtensionManifest;
+  readonly file: string;
+}
+
+let known: KnownExtension[] | undefined;
+
+/** The extensions mcp-gen knows (schema/extensions/*.json), by file name order. */
+export function knownExtensions(): readonly KnownExtension[] {
+  if (known) return known;
+  const dir = join(packageRoot(), "schema", "extensions");
+  known = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => ({ file: `schema/extensions/${f}`, manifest: JSON.parse(readFileSync(join(dir, f), "utf8")) as ExtensionManifest }));
+  return known;
+}
+
+/** Loads every `--extension` argument, reporting all problems together. */
+export async function loadExtensions(refs: readonly string[], sources: SchemaSources): Promise<ExtensionSource[]> {
+  const problems: Diagnostic[] = [];
+  const loaded: ExtensionSource[] = [];
+  for (const ref of refs) {
+    try {
+      loaded.push(await loadExtension(ref, sources));
+    } catch (error) {
+      if (!(error instanceof McpGenError)) throw error;
+      problems.push(...error.diagnostics);
+    }
+  }
+  if (problems.length > 0) throw new McpGenError(problems);
+  return loaded;
+}
+
+async function loadExtension(ref: string, sources: SchemaSources): Promise<ExtensionSource> {
+  const knownOne = knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref);
+  if (knownOne) return readExtension(knownOne.manifest, knownOne.file, undefined, sources);
+  const manifestPath = existsSync(ref) && statSync(ref).isDirectory() ? join(ref, MANIFEST_FILE) : ref;
+  if (!existsSync(manifestPath)) {
+    const names = knownExtensions().map((k) => k.manifest.name);
+    throw new McpGenError([diagnostic("MCPG602", { ref, known: names }, { file: "--extension" })]);
+  }
+  const text = readFileSync(manifestPath, "utf8");
+  const manifest = parseJsonText(text, manifestPath);
+  const problems = manifestProblems(manifest, manifestPath);
+  if (problems.length > 0) throw new McpGenError(problems);
+  return readExtension(manifest as unknown as ExtensionManifest, manifestPath, dirname(manifestPath), sources);
+}
+
+let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;
+
+/** Schema violations of a manifest, each at its JSON pointer. */
+export function manifestProblems(manifest: unknown, file: string): Diagnostic[] {
+  if (!validateManifest) {
+    const schema = JSON.parse(readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"));
+    validateManifest = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  }
+  if (validateManifest(manifest)) return [];
+  return (validateManifest.errors ?? [])
+    .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")
+    .map((e) => {
+      const pointer = e.keyword === "additionalProperties" ? `${e.instancePath}/${escapePointerSegment(String(e.params.additionalProperty))}` : e.instancePath;
+      const reason = e.keyword === "additionalProperties" ? "is not a manifest field" : (e.message ?? e.keyword);
+      return diagnostic("MCPG601", { reason }, { file, pointer });
+    });
+}
+
+async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<ExtensionSource> {
+  const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
+  const schema = parseSchemaJson(files.schema);
+  const schemaTs = files.schemaTs ? readSchemaTs(files.schemaTs) : undefined;
+  return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };
+}
+
+/** The extension's schema files, read and (when pinned) verified. */
+async function extensionFiles(
+  manifest: ExtensionManifest,
+  manifestFile: string,
+  baseDir: string | undefined,
+  sources: SchemaSources,
+): Promise<{ schema: InputFile; schemaTs?: InputFile }> {
+  const refs: Array<["schema" | "schemaTs", ManifestFile]> = [["schema", manifest.schema], ...(manifest.schemaTs ? [["schemaTs", manifest.schemaTs] as ["schemaTs", ManifestFile]] : [])];
+  const pinned = refs.filter((r): r is ["schema" | "schemaTs", Exclude<ManifestFile, string>] => typeof r[1] !== "string");
+  const folder = `extensions/${manifest.name}`;
+  const set: PinnedSet = { folder, files: Object.fromEntries(pinned.map(([, f]) => [f.path, { url: f.url, sha256: f.sha256 }])) };
+  const found = pinned.length > 0 ? await findPinnedSet(set, sources) : { files: {} };
+  if ("tried" in found) throw new McpGenError([diagnostic("MCPG603", { name: manifest.name, tried: found.tried }, { file: manifestFile })]);
+  const read = (ref: ManifestFile): InputFile => {
+    if (typeof ref !== "string") return found.files[ref.path]!;
+    const path = join(baseDir ?? dirname(manifestFile), ref);
+    if (!existsSync(path)) throw new McpGenError([diagnostic("MCPG604", { name: manifest.name, path }, { file: manifestFile })]);
+    return readInput(path, `${folder}/${ref}`);
+  };
+  const schema = read(manifest.schema);
+  return { schema, ...(manifest.schemaTs ? { schemaTs: read(manifest.schemaTs) } : {}) };
+}

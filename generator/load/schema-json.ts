@@ -1,0 +1,40 @@
+/**
+ * Parsing schema.json: dialect detection and the definitions object. Used
+ * for a revision's schema and for every extension's.
+ */
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import { isJsonObject, parseJsonText, type JsonObject } from "./json.js";
+import type { Dialect, InputFile, JsonSchemaSource } from "./types.js";
+
+/** Dialect URIs mcp-gen accepts, mapped to the dialect they name. */
+export const DIALECT_URIS: Readonly<Record<string, Dialect>> = {
+  "http://json-schema.org/draft-07/schema#": "draft-07",
+  "http://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft-07/schema#": "draft-07",
+  "https://json-schema.org/draft-07/schema": "draft-07",
+  "https://json-schema.org/draft/2020-12/schema": "2020-12",
+  "https://json-schema.org/draft/2020-12/schema#": "2020-12",
+};
+
+/**
+ * Parses schema.json. The dialect comes from `$schema`; without one, a
+ * `$defs` document is read as 2020-12 and a `definitions` one as draft-07.
+ * An unsupported `$schema` is left for the check stage to report with the
+ * others.
+ */
+export function parseSchemaJson(file: InputFile): JsonSchemaSource {
+  const value = parseJsonText(file.text, file.name);
+  if (!isJsonObject(value)) {
+    throw new McpGenError([diagnostic("MCPG208", { found: Array.isArray(value) ? "an array" : typeof value }, { file: file.name, pointer: "" })]);
+  }
+  const definitionsKey = isJsonObject(value.$defs) ? "$defs" : isJsonObject(value.definitions) ? "definitions" : undefined;
+  if (!definitionsKey) throw new McpGenError([diagnostic("MCPG208", { found: "neither $defs nor definitions" }, { file: file.name, pointer: "" })]);
+  const declared = typeof value.$schema === "string" ? DIALECT_URIS[value.$schema] : undefined;
+  return { file, dialect: declared ?? (definitionsKey === "$defs" ? "2020-12" : "draft-07"), definitionsKey, document: value };
+}
+
+/** The definitions object of a schema document. */
+export function definitionsOf(source: JsonSchemaSource): JsonObject {
+  return source.document[source.definitionsKey] as JsonObject;
+}
+
