@@ -3745,9 +3745,7 @@ export interface TaskSubscriptionNotifications {
  * From extensions/tasks/schema.json#/$defs/TasksExtensionCapability
  */
 export interface TasksExtensionCapability {
-  [k: string]: {
-    [k: string]: unknown;
-  };
+  [k: string]: never;
 }
 
 /**

@@ -60,12 +60,15 @@ const SHAPE_KEYWORDS = ["type", "properties", "items", "anyOf", "allOf", "oneOf"
  *   {"$ref": "#/$defs/Role"}                                → Role (by name)
  *   {"description": "…"}                                    → unknown
  *   {"type": "object"} / {"type": "object", "properties": {}, "additionalProperties": true} → object
+ *   {"not": {}}                                             → never
  */
 function prepareNode(node: JsonObject): JsonValue {
   const { title: _title, $schema: _schema, $id: _id, $comment: _comment, ...rest } = node;
   const description: JsonObject = typeof rest.description === "string" ? { description: rest.description } : {};
   const target = refName(rest.$ref);
   if (target !== undefined) return { ...description, tsType: target };
+  // {"not": {}} accepts nothing (zod writes `never` so, e.g. Record<string, never>); its `{}` was already rewritten to unknown.
+  if (Object.keys(rest).filter((k) => k !== "description").join() === "not" && isJsonObject(rest.not) && rest.not.tsType === "unknown") return { ...description, tsType: "never" };
   if (!SHAPE_KEYWORDS.some((k) => k in rest)) return { ...description, tsType: "unknown" };
   if (isBareObject(rest)) return { ...description, tsType: "object" };
   return rest;
