@@ -1,10 +1,11 @@
 /**
- * `mcp-gen schema pull <revision>` fills the cache from the canonical
- * upstream location (checked against the pinned sha256);
- * `mcp-gen schema list` shows the known revisions.
+ * `mcp-gen schema pull <revision|extension>` fills the cache from the
+ * canonical upstream location (checked against the pinned sha256);
+ * `mcp-gen schema list` shows the known revisions and extensions.
  */
 import type { Argv, CommandModule } from "yargs";
 import { defaultSchemaSources, knownRevisions, pullRevision, readRegistry } from "../index.js";
+import { knownExtensions, pullExtension } from "../load/extensions.js";
 
 /** The command group. */
 export const schemaCommand: CommandModule = {
@@ -14,19 +15,24 @@ export const schemaCommand: CommandModule = {
     y
       .command<{ revision: string }>({
         command: "pull <revision>",
-        describe: "Download a revision's schema.json and schema.ts into the cache, verifying their sha256",
-        builder: (c) => c.positional("revision", { type: "string", demandOption: true }) as never,
+        describe: "Download a revision's schema.json and schema.ts (or a known extension's files) into the cache, verifying their sha256",
+        builder: (c) => c.positional("revision", { type: "string", demandOption: true, describe: "A revision (2026-07-28) or a known extension (tasks)" }) as never,
         handler: async (args) => {
-          const dir = await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
+          const isExtension = knownExtensions().some((k) => k.manifest.name === args.revision || k.manifest.id === args.revision);
+          const dir = isExtension ? await pullExtension(args.revision, defaultSchemaSources()) : await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
           process.stdout.write(`${args.revision}: ${dir}\n`);
         },
       })
       .command({
         command: "list",
-        describe: "List the known revisions and where their files come from",
+        describe: "List the known revisions and extensions, and where their files come from",
         handler: () => {
           const registry = readRegistry();
           for (const revision of knownRevisions(registry)) process.stdout.write(`${revision}  ${registry.revisions[revision]!.files["schema.json"].url}\n`);
+          for (const { manifest } of knownExtensions()) {
+            const schema = manifest.schema;
+            process.stdout.write(`${manifest.name} (${manifest.id}, for ${manifest.revisions.join(", ")})  ${typeof schema === "string" ? schema : schema.url}\n`);
+          }
         },
       })
       .demandCommand(1, "Name an action: pull or list."),

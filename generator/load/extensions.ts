@@ -9,13 +9,13 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
 import { readSchemaTs } from "./read-schema-ts.js";
-import { findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
+import { downloadPinnedSet, findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
 import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile } from "./types.js";
 
 /** The manifest file name inside an extension folder. */
@@ -38,6 +38,20 @@ export function knownExtensions(): readonly KnownExtension[] {
     .sort()
     .map((f) => ({ file: `schema/extensions/${f}`, manifest: JSON.parse(readFileSync(join(dir, f), "utf8")) as ExtensionManifest }));
   return known;
+}
+
+/** The pinned files of a known extension, as a set found and downloaded together. */
+export function extensionSet(manifest: ExtensionManifest): PinnedSet {
+  const files = [manifest.schema, ...(manifest.schemaTs ? [manifest.schemaTs] : [])].filter((f): f is Exclude<ManifestFile, string> => typeof f !== "string");
+  return { folder: `extensions/${manifest.name}`, files: Object.fromEntries(files.map((f) => [f.path, { url: f.url, sha256: f.sha256 }])) };
+}
+
+/** Downloads a known extension's files into the cache, verified; returns the cache folder. */
+export async function pullExtension(name: string, sources: SchemaSources): Promise<string> {
+  const found = knownExtensions().find((k) => k.manifest.name === name || k.manifest.id === name);
+  if (!found) throw new McpGenError([diagnostic("MCPG602", { ref: name, known: knownExtensions().map((k) => k.manifest.name) })]);
+  if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision: found.manifest.name })]);
+  return downloadPinnedSet(extensionSet(found.manifest), sources);
 }
 
 /** Loads every `--extension` argument, reporting all problems together. */
@@ -80,13 +94,38 @@ export function manifestProblems(manifest: unknown, file: string): Diagnostic[] 
     validateManifest = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
   }
   if (validateManifest(manifest)) return [];
-  return (validateManifest.errors ?? [])
-    .filter((e) => e.keyword !== "oneOf" && e.keyword !== "if")
+  return withoutBranchMismatches(validateManifest.errors ?? [])
+    .filter((e) => e.keyword !== "if")
     .map((e) => {
       const pointer = e.keyword === "additionalProperties" ? `${e.instancePath}/${escapePointerSegment(String(e.params.additionalProperty))}` : e.instancePath;
-      const reason = e.keyword === "additionalProperties" ? "is not a manifest field" : (e.message ?? e.keyword);
-      return diagnostic("MCPG601", { reason }, { file, pointer });
+      return diagnostic("MCPG601", { reason: reasonOf(e) }, { file, pointer });
     });
+}
+
+function reasonOf(e: ErrorObject): string {
+  if (e.keyword === "additionalProperties") return "is not a manifest field";
+  if (e.keyword === "enum") return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  return e.message ?? e.keyword;
+}
+
+/**
+ * ajv says why each branch of a oneOf fails. A branch of another type says
+ * nothing about the value, so its line is dropped; when every branch is of
+ * another type, the oneOf's own line names the types allowed.
+ *
+ *   before: /schema must be string; /schema must be object; /schema must match exactly one schema in oneOf
+ *   after:  /schema must be string or object
+ */
+function withoutBranchMismatches(errors: readonly ErrorObject[]): ErrorObject[] {
+  const oneOfs = errors.filter((e) => e.keyword === "oneOf");
+  const inBranch = (e: ErrorObject, o: ErrorObject) =>
+    e !== o && e.schemaPath.startsWith(`${o.schemaPath}/`) && (e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`));
+  const mismatch = (e: ErrorObject, o: ErrorObject) => e.keyword === "type" && e.instancePath === o.instancePath;
+  return errors.flatMap((e) => {
+    if (e.keyword !== "oneOf") return oneOfs.some((o) => inBranch(e, o) && mismatch(e, o)) ? [] : [e];
+    const branches = errors.filter((b) => inBranch(b, e));
+    return branches.every((b) => mismatch(b, e)) ? [{ ...e, message: `must be ${branches.map((b) => String(b.params.type)).join(" or ")}` }] : [];
+  });
 }
 
 async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<ExtensionSource> {
@@ -103,11 +142,9 @@ async function extensionFiles(
   baseDir: string | undefined,
   sources: SchemaSources,
 ): Promise<{ schema: InputFile; schemaTs?: InputFile }> {
-  const refs: Array<["schema" | "schemaTs", ManifestFile]> = [["schema", manifest.schema], ...(manifest.schemaTs ? [["schemaTs", manifest.schemaTs] as ["schemaTs", ManifestFile]] : [])];
-  const pinned = refs.filter((r): r is ["schema" | "schemaTs", Exclude<ManifestFile, string>] => typeof r[1] !== "string");
-  const folder = `extensions/${manifest.name}`;
-  const set: PinnedSet = { folder, files: Object.fromEntries(pinned.map(([, f]) => [f.path, { url: f.url, sha256: f.sha256 }])) };
-  const found = pinned.length > 0 ? await findPinnedSet(set, sources) : { files: {} };
+  const set = extensionSet(manifest);
+  const folder = set.folder;
+  const found = Object.keys(set.files).length > 0 ? await findPinnedSet(set, sources) : { files: {} };
   if ("tried" in found) throw new McpGenError([diagnostic("MCPG603", { name: manifest.name, tried: found.tried }, { file: manifestFile })]);
   const read = (ref: ManifestFile): InputFile => {
     if (typeof ref !== "string") return found.files[ref.path]!;

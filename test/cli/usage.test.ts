@@ -50,11 +50,14 @@ describe.concurrent("bad usage exits 2 with one message on stderr", () => {
 });
 
 describe("mcp-gen schema list", () => {
-  it("prints every known revision and its canonical URL on stdout", async () => {
+  it("prints every known revision and extension and its canonical URL on stdout", async () => {
     const run = await runCli(["schema", "list"]);
     const registry = readRegistry();
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n").filter(Boolean)).toEqual(REVISIONS.map((r) => `${r}  ${registry.revisions[r]!.files["schema.json"].url}`));
+    expect(run.stdout.split("\n").filter(Boolean)).toEqual([
+      ...REVISIONS.map((r) => `${r}  ${registry.revisions[r]!.files["schema.json"].url}`),
+      "tasks (io.modelcontextprotocol/tasks, for 2026-07-28)  https://raw.githubusercontent.com/modelcontextprotocol/ext-tasks/e4345978be1f602f1fc48d89051e8559dd5302a6/schema/draft/schema.json",
+    ]);
     expect(run.stderr).toBe("");
   });
 });
