@@ -1,0 +1,231 @@
+/**
+ * What a handler gets besides its arguments: who is asking (capabilities,
+ * client info), progress and log notifications for this request, and input
+ * from the client (elicitation, sampling, roots).
+ *
+ * The same handler code serves both eras. On 2026-07-28, asking for input
+ * is a Multi Round-Trip Request: an answer the client already sent (in
+ * `inputResponses`, or carried in the sealed `requestState` from an
+ * earlier round) is returned at once; a missing one makes the request
+ * answer with an InputRequiredResult, and the handler runs again on the
+ * retry. On 2025-11-25 (legacy sessions) it is a real server-to-client
+ * request, answered by the client on the same connection.
+ */
+import { missingCapability, McpError, Codes } from "./errors.js";
+
+/** Log levels, least severe first (RFC 5424 order). */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+/** A log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Params of an `elicitation/create` input request (form or URL mode). */
+export type ElicitParams = Record<string, unknown> & { readonly message: string };
+/** Params of a `sampling/createMessage` input request. */
+export type SamplingParams = Record<string, unknown> & { readonly messages: readonly unknown[]; readonly maxTokens: number };
+
+/** The client's answer to an elicitation. */
+export interface ElicitAnswer {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Record<string, unknown>;
+}
+
+/** A handler's view of its request. */
+export interface RequestContext {
+  /** `modern` (2026-07-28 on, stateless) or `legacy` (2025-11-25 session). */
+  readonly era: "modern" | "legacy";
+  readonly method: string;
+  readonly protocolVersion: string;
+  /** The capabilities the client declared (for this request in the modern era, for the session in the legacy one). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** The request's `_meta`. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** Aborted when the client goes away (its stream closed) or cancels. */
+  readonly signal: AbortSignal;
+  /** State kept across the rounds of a Multi Round-Trip Request (sealed into requestState). */
+  readonly state: Record<string, unknown>;
+  /** Sends `notifications/progress`, if the request asked for progress (a progressToken in `_meta`). */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message`, if the client asked for logs at this level or a more verbose one. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** Asks the user for input (`elicitation/create`); `key` names the request across rounds. */
+  elicit(key: string, params: ElicitParams): Promise<ElicitAnswer>;
+  /** Asks the client's LLM for a completion (`sampling/createMessage`). */
+  sample(key: string, params: SamplingParams): Promise<Record<string, unknown>>;
+  /** Asks for the client's roots (`roots/list`). */
+  listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }>;
+}
+
+/** Where a request's notifications go: its own response stream. */
+export interface NotificationSink {
+  notify(notification: Record<string, unknown>): void;
+}
+
+/** The input kinds, with the capability each needs and the definition its answer must match. */
+export const INPUT_KINDS = {
+  "elicitation/create": { capability: "elicitation", answer: "ElicitResult" },
+  "sampling/createMessage": { capability: "sampling", answer: "CreateMessageResult" },
+  "roots/list": { capability: "roots", answer: "ListRootsResult" },
+} as const;
+/** An input request method. */
+export type InputMethod = keyof typeof INPUT_KINDS;
+
+/** Common parts of both eras' contexts: progress, logging, capability checks. */
+export abstract class BaseContext implements RequestContext {
+  abstract readonly era: "modern" | "legacy";
+  readonly state: Record<string, unknown> = {};
+
+  constructor(
+    readonly method: string,
+    readonly protocolVersion: string,
+    readonly clientCapabilities: Readonly<Record<string, unknown>>,
+    readonly meta: Readonly<Record<string, unknown>>,
+    readonly signal: AbortSignal,
+    protected readonly sink: NotificationSink,
+    readonly clientInfo?: { readonly name: string; readonly version: string },
+  ) {}
+
+  /** The minimum level the client wants logs at, or undefined for none. */
+  protected abstract logThreshold(): LogLevel | undefined;
+  /** Asks the client for one input. */
+  protected abstract input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown>;
+
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta.progressToken;
+    if ((typeof token !== "string" && typeof token !== "number") || this.signal.aborted) return;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.sink.notify({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    const threshold = this.logThreshold();
+    if (threshold === undefined || this.signal.aborted || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
+    this.sink.notify({ jsonrpc: "2.0", method: "notifications/message", params: logger === undefined ? { level, data } : { level, logger, data } });
+  }
+
+  elicit(key: string, params: ElicitParams): Promise<ElicitAnswer> {
+    return this.input(key, "elicitation/create", params) as Promise<ElicitAnswer>;
+  }
+
+  sample(key: string, params: SamplingParams): Promise<Record<string, unknown>> {
+    return this.input(key, "sampling/createMessage", params) as Promise<Record<string, unknown>>;
+  }
+
+  listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }> {
+    return this.input(key, "roots/list", undefined) as Promise<{ roots: Array<Record<string, unknown>> }>;
+  }
+
+  /** Throws -32021 unless the client declared the capability `method` needs. */
+  protected requireCapability(method: InputMethod, key: string): void {
+    const capability = INPUT_KINDS[method].capability;
+    if (this.clientCapabilities[capability] === undefined) {
+      throw missingCapability({ [capability]: {} }, `Cannot request input '${key}' (${method}): the request's client capabilities do not declare ${capability}`);
+    }
+  }
+}
+
+/** Raised inside a modern handler when it needs input the client has not sent yet; the dispatcher turns it into an InputRequiredResult. */
+export class InputRequired extends Error {
+  constructor() {
+    super("input required");
+    this.name = "InputRequired";
+  }
+}
+
+/** Whether an input answer matches the definition of its kind (a mismatch is asked for again). */
+export type AnswerCheck = (method: InputMethod, answer: unknown) => boolean;
+
+/**
+ * The modern (MRTR) context: answers come from `inputResponses` and from
+ * the sealed state of earlier rounds; a missing or invalid one is asked for.
+ */
+export class ModernContext extends BaseContext {
+  readonly era = "modern";
+  /** Input requests made during this round, by key. */
+  readonly inputRequests: Record<string, { method: InputMethod; params?: Record<string, unknown> }> = {};
+  /** Answers this round may use, by key. */
+  readonly answers: Record<string, unknown>;
+  /** Keys whose answers the handler used: what the next round's state keeps. */
+  readonly used = new Set<string>();
+
+  constructor(
+    method: string,
+    protocolVersion: string,
+    clientCapabilities: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+    sink: NotificationSink,
+    clientInfo: { readonly name: string; readonly version: string } | undefined,
+    answers: Record<string, unknown>,
+    state: Record<string, unknown>,
+    private readonly mrtr: boolean,
+    private readonly check: AnswerCheck,
+  ) {
+    super(method, protocolVersion, clientCapabilities, meta, signal, sink, clientInfo);
+    this.answers = answers;
+    Object.assign(this.state, state);
+  }
+
+  protected logThreshold(): LogLevel | undefined {
+    const level = this.meta["io.modelcontextprotocol/logLevel"];
+    return typeof level === "string" && (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : undefined;
+  }
+
+  protected input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown> {
+    if (!this.mrtr) {
+      return Promise.reject(new McpError(Codes.InternalError, `${this.method} cannot ask the client for input: only tools/call, prompts/get and resources/read may`));
+    }
+    try {
+      this.requireCapability(method, key);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const answer = this.answers[key];
+    if (answer !== undefined && this.check(method, answer)) {
+      this.used.add(key);
+      return Promise.resolve(answer);
+    }
+    // Missing or malformed: drop it, ask (again).
+    delete this.answers[key];
+    this.inputRequests[key] = params === undefined ? { method } : { method, params };
+    return Promise.reject(new InputRequired());
+  }
+}
+
+/** Sends a server-to-client request on a legacy session and resolves with the client's result. */
+export type PeerRequest = (method: InputMethod, params: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>;
+
+/** The legacy (2025-11-25 session) context: input is a real request to the client. */
+export class LegacyContext extends BaseContext {
+  readonly era = "legacy";
+
+  constructor(
+    method: string,
+    protocolVersion: string,
+    clientCapabilities: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+    sink: NotificationSink,
+    clientInfo: { readonly name: string; readonly version: string } | undefined,
+    private readonly peer: PeerRequest,
+    private readonly threshold: () => LogLevel | undefined,
+    private readonly check: AnswerCheck,
+  ) {
+    super(method, protocolVersion, clientCapabilities, meta, signal, sink, clientInfo);
+  }
+
+  protected logThreshold(): LogLevel | undefined {
+    return this.threshold();
+  }
+
+  protected async input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown> {
+    if (this.clientCapabilities[INPUT_KINDS[method].capability] === undefined) {
+      throw new McpError(Codes.InvalidRequest, `Cannot request input '${key}' (${method}): the client did not declare ${INPUT_KINDS[method].capability} when it initialized`);
+    }
+    const answer = await this.peer(method, params, this.signal);
+    if (!this.check(method, answer)) throw new McpError(Codes.InternalError, `The client's answer to ${method} does not match ${INPUT_KINDS[method].answer}`);
+    return answer;
+  }
+}

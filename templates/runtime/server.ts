@@ -1,0 +1,399 @@
+/**
+ * An MCP server: what it offers (tools, resources, resource templates,
+ * prompts, completions) and the era-independent handling of each feature
+ * request. The eras (modern.ts for 2026-07-28, legacy.ts for 2025-11-25
+ * sessions) parse, route, shape results and talk to transports; the
+ * transports (http.ts, stdio.ts) move bytes.
+ */
+import { ChangeHub, type Change } from "./subscriptions.js";
+import { Codes, invalidParams, McpError, NotImplemented } from "./errors.js";
+import type { RequestContext } from "./context.js";
+import type { ProtocolModule } from "./protocol.js";
+import { RequestStateCodec } from "./request-state.js";
+
+/** A tool as tools/list shows it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** What a tool handler returns: a CallToolResult without the protocol fields the runtime adds. */
+export interface ToolResult {
+  readonly content: readonly unknown[];
+  readonly isError?: boolean;
+  readonly structuredContent?: unknown;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A validator of tool arguments (or structured output), generated from the tool's schema. */
+export type SchemaCheck = (value: unknown) => { readonly ok: true } | { readonly ok: false; readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }> };
+
+/** Handles `tools/call` for one tool. */
+export type ToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+
+/** A resource as resources/list shows it. */
+export interface ResourceDefinition {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [key: string]: unknown;
+}
+
+/** A resource template as resources/templates/list shows it. */
+export interface ResourceTemplateDefinition {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What a resource reader returns: a ReadResourceResult without the protocol fields the runtime adds. */
+export interface ReadResult {
+  readonly contents: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
+}
+
+/** Reads a resource; `variables` holds a template's matched variables. */
+export type ResourceReader = (uri: string, variables: Readonly<Record<string, string>>, ctx: RequestContext) => ReadResult | Promise<ReadResult>;
+
+/** A prompt as prompts/list shows it. */
+export interface PromptDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: ReadonlyArray<{ readonly name: string; readonly description?: string; readonly required?: boolean }>;
+  readonly [key: string]: unknown;
+}
+
+/** What a prompt handler returns. */
+export interface PromptResult {
+  readonly messages: readonly unknown[];
+  readonly description?: string;
+}
+
+/** Handles `prompts/get` for one prompt. */
+export type PromptHandler = (args: Readonly<Record<string, string>>, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
+
+/** What a completion handler returns. */
+export interface CompletionResult {
+  readonly values: readonly string[];
+  readonly total?: number;
+  readonly hasMore?: boolean;
+}
+
+/** Handles `completion/complete`. */
+export type CompletionHandler = (params: Readonly<Record<string, unknown>>, ctx: RequestContext) => CompletionResult | Promise<CompletionResult>;
+
+/** How a server is set up. */
+export interface ServerOptions {
+  /** The generated module of the revision served (e.g. generated/2026-07-28). */
+  readonly protocol: ProtocolModule;
+  /** The generated module of 2025-11-25, to also serve clients that start with `initialize` on the same endpoint. */
+  readonly legacy?: ProtocolModule;
+  /** Who the server is (`io.modelcontextprotocol/serverInfo`, and `serverInfo` for legacy clients). */
+  readonly info: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly instructions?: string;
+  /** Seals MRTR requestState; defaults to a key from MCP_REQUEST_STATE_KEY, or a random one per process. */
+  readonly requestState?: RequestStateCodec;
+  /** Caching hints added to list, read and discover results that set none. */
+  readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
+  /** Check every outgoing result against the schema (default true): a handler bug becomes -32603, never a malformed message. */
+  readonly validateResults?: boolean;
+  /** Extensions to declare under capabilities.extensions, by identifier. */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Where the runtime reports handler crashes and invalid results (default: stderr). */
+  readonly onError?: (error: unknown, where: string) => void;
+}
+
+/** Tool names: 1 to 128 of `A-Z a-z 0-9 _ - .` (spec: tools, tool names). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+interface Tool {
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler;
+  readonly checkArguments?: SchemaCheck;
+}
+
+interface TemplateEntry {
+  readonly definition: ResourceTemplateDefinition;
+  readonly match: (uri: string) => Record<string, string> | undefined;
+  readonly read: ResourceReader;
+}
+
+/** An MCP server's features and their handling. */
+export class McpServer {
+  readonly protocol: ProtocolModule;
+  readonly legacy?: ProtocolModule;
+  readonly info: ServerOptions["info"];
+  readonly instructions?: string;
+  readonly requestState: RequestStateCodec;
+  readonly cache: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
+  readonly validateResults: boolean;
+  readonly changes = new ChangeHub();
+  readonly onError: (error: unknown, where: string) => void;
+  private readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  private readonly tools = new Map<string, Tool>();
+  private readonly mirrored = new Map<string, ReadonlyArray<HeaderParameter>>();
+  private readonly resources = new Map<string, { definition: ResourceDefinition; read: ResourceReader }>();
+  private readonly templates: TemplateEntry[] = [];
+  private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler }>();
+  private completion?: CompletionHandler;
+
+  constructor(options: ServerOptions) {
+    this.protocol = options.protocol;
+    if (options.legacy) this.legacy = options.legacy;
+    this.info = options.info;
+    if (options.instructions !== undefined) this.instructions = options.instructions;
+    this.requestState = options.requestState ?? RequestStateCodec.fromEnvironment();
+    this.cache = options.cache ?? { ttlMs: 0, cacheScope: "private" };
+    this.validateResults = options.validateResults ?? true;
+    this.extensions = options.extensions ?? {};
+    this.onError = options.onError ?? ((error, where) => process.stderr.write(`mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
+  }
+
+  /** Adds a tool. Names are checked (1 to 128 of A-Z a-z 0-9 _ - .) and must be unique; tools/list keeps the order of registration. */
+  tool(definition: ToolDefinition, handler: ToolHandler, options: { readonly checkArguments?: SchemaCheck } = {}): this {
+    if (!TOOL_NAME.test(definition.name)) throw new Error(`tool name "${definition.name}" must be 1 to 128 of A-Z a-z 0-9 _ - .`);
+    if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
+    this.mirrored.set(definition.name, headerParametersOf(definition));
+    this.tools.set(definition.name, { definition, handler, ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}) });
+    return this;
+  }
+
+  /** The `x-mcp-header` parameters of a tool, which HTTP clients mirror into `Mcp-Param-*` headers. */
+  headerParameters(tool: string): ReadonlyArray<HeaderParameter> {
+    return this.mirrored.get(tool) ?? [];
+  }
+
+  /** Adds a resource with a fixed URI. */
+  resource(definition: ResourceDefinition, read: ResourceReader): this {
+    this.resources.set(definition.uri, { definition, read });
+    return this;
+  }
+
+  /** Adds a resource template (RFC 6570 simple expansion: `test://template/{id}/data`). */
+  resourceTemplate(definition: ResourceTemplateDefinition, read: ResourceReader): this {
+    this.templates.push({ definition, match: templateMatcher(definition.uriTemplate), read });
+    return this;
+  }
+
+  /** Adds a prompt. */
+  prompt(definition: PromptDefinition, handler: PromptHandler): this {
+    this.prompts.set(definition.name, { definition, handler });
+    return this;
+  }
+
+  /** Sets the completion handler (argument autocompletion for prompts and resource templates). */
+  completions(handler: CompletionHandler): this {
+    this.completion = handler;
+    return this;
+  }
+
+  /** Tells listeners that the tool list changed. */
+  notifyToolsChanged(): void {
+    this.changes.publish({ kind: "tools" });
+  }
+
+  /** Tells listeners that the prompt list changed. */
+  notifyPromptsChanged(): void {
+    this.changes.publish({ kind: "prompts" });
+  }
+
+  /** Tells listeners that the resource list changed. */
+  notifyResourcesChanged(): void {
+    this.changes.publish({ kind: "resources" });
+  }
+
+  /** Tells listeners subscribed to `uri` that it changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.changes.publish({ kind: "resource", uri });
+  }
+
+  /** Publishes a change (for tests and custom transports). */
+  publish(change: Change): void {
+    this.changes.publish(change);
+  }
+
+  /** The server's capabilities, from what is registered. */
+  capabilities(): Record<string, unknown> {
+    const caps: Record<string, unknown> = { logging: {} };
+    if (this.tools.size > 0) caps.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
+    if (this.completion) caps.completions = {};
+    if (Object.keys(this.extensions).length > 0) caps.extensions = this.extensions;
+    return caps;
+  }
+
+  /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */
+  offers(method: string): boolean {
+    if (method.startsWith("tools/")) return this.tools.size > 0;
+    if (method.startsWith("resources/")) return this.resources.size > 0 || this.templates.length > 0;
+    if (method.startsWith("prompts/")) return this.prompts.size > 0;
+    if (method === "completion/complete") return this.completion !== undefined;
+    return true;
+  }
+
+  /** `tools/list`: every tool, in registration order. */
+  listTools(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+    rejectCursor(params);
+    return { tools: [...this.tools.values()].map((t) => t.definition) };
+  }
+
+  /** `tools/call`: checks the arguments, runs the handler; a stub that is not written yet answers with a tool error. */
+  async callTool(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const name = params.name as string;
+    const tool = this.tools.get(name);
+    if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name });
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    if (tool.checkArguments) {
+      const checked = tool.checkArguments(args);
+      if (!checked.ok) {
+        const first = checked.errors[0];
+        throw invalidParams(`Invalid arguments for tool ${name}: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`, { path: `/params/arguments${first?.path ?? ""}`, errors: checked.errors });
+      }
+    }
+    try {
+      return { ...(await tool.handler(args, ctx)) };
+    } catch (error) {
+      if (error instanceof NotImplemented) return { content: [{ type: "text", text: error.message }], isError: true };
+      throw error;
+    }
+  }
+
+  /** `resources/list`. */
+  listResources(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+    rejectCursor(params);
+    return { resources: [...this.resources.values()].map((r) => r.definition) };
+  }
+
+  /** `resources/templates/list`. */
+  listResourceTemplates(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+    rejectCursor(params);
+    return { resourceTemplates: this.templates.map((t) => t.definition) };
+  }
+
+  /** `resources/read`: a fixed resource, else the first template that matches; `notFound` builds the era's error. */
+  async readResource(params: Readonly<Record<string, unknown>>, ctx: RequestContext, notFound: (uri: string) => McpError): Promise<Record<string, unknown>> {
+    const uri = params.uri as string;
+    const fixed = this.resources.get(uri);
+    if (fixed) return { ...(await notImplementedAsError(() => fixed.read(uri, {}, ctx))) };
+    for (const template of this.templates) {
+      const variables = template.match(uri);
+      if (variables) return { ...(await notImplementedAsError(() => template.read(uri, variables, ctx))) };
+    }
+    throw notFound(uri);
+  }
+
+  /** `prompts/list`. */
+  listPrompts(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+    rejectCursor(params);
+    return { prompts: [...this.prompts.values()].map((p) => p.definition) };
+  }
+
+  /** `prompts/get`: checks required arguments, runs the handler. */
+  async getPrompt(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const name = params.name as string;
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${name}`, { name });
+    const args = (params.arguments ?? {}) as Record<string, string>;
+    const missing = (prompt.definition.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0) throw invalidParams(`Missing required arguments for prompt ${name}: ${missing.join(", ")}`, { missing });
+    return { ...(await notImplementedAsError(() => prompt.handler(args, ctx))) };
+  }
+
+  /** `completion/complete`. */
+  async complete(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const completion = await notImplementedAsError(() => this.completion!(params, ctx));
+    return { completion: { ...completion, values: [...completion.values].slice(0, 100) } };
+  }
+
+  /** What a listen request may subscribe to on this server: the asked-for filter, minus what the server cannot deliver. */
+  agreedFilter(requested: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const agreed: Record<string, unknown> = {};
+    if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
+    if (requested.promptsListChanged === true && this.prompts.size > 0) agreed.promptsListChanged = true;
+    const hasResources = this.resources.size > 0 || this.templates.length > 0;
+    if (requested.resourcesListChanged === true && hasResources) agreed.resourcesListChanged = true;
+    if (Array.isArray(requested.resourceSubscriptions) && hasResources) agreed.resourceSubscriptions = requested.resourceSubscriptions.filter((u) => typeof u === "string");
+    return agreed;
+  }
+}
+
+/** A tool parameter mirrored into an HTTP header (spec: tools, x-mcp-header). */
+export interface HeaderParameter {
+  /** The `{name}` of `Mcp-Param-{name}`. */
+  readonly header: string;
+  /** The chain of `properties` keys from the schema root. */
+  readonly path: readonly string[];
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The `x-mcp-header` annotations of a tool's inputSchema, checked against
+ * the spec's constraints (token syntax, case-insensitively unique, only on
+ * string, integer and boolean parameters reachable through `properties`).
+ */
+export function headerParametersOf(tool: ToolDefinition): HeaderParameter[] {
+  const found: HeaderParameter[] = [];
+  const walk = (schema: unknown, path: string[]) => {
+    if (!schema || typeof schema !== "object") return;
+    const node = schema as Record<string, unknown>;
+    const header = node["x-mcp-header"];
+    if (header !== undefined && path.length > 0) {
+      if (typeof header !== "string" || !TOKEN.test(header)) throw new Error(`tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`);
+      if (!["string", "integer", "boolean"].includes(node.type as string)) throw new Error(`tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`);
+      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase())) throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
+      found.push({ header, path });
+    }
+    const properties = node.properties;
+    if (properties && typeof properties === "object") for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
+  };
+  walk(tool.inputSchema, []);
+  return found;
+}
+
+/** This server issues no cursors, so any cursor is invalid (spec: pagination). */
+function rejectCursor(params: Readonly<Record<string, unknown>> | undefined): void {
+  if (params?.cursor !== undefined) throw invalidParams("Invalid cursor", { cursor: params.cursor });
+}
+
+async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof NotImplemented) throw new McpError(Codes.InternalError, error.message);
+    throw error;
+  }
+}
+
+/** A matcher for an RFC 6570 level-1 template: `{name}` matches one path segment's worth of characters. */
+export function templateMatcher(template: string): (uri: string) => Record<string, string> | undefined {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const variable = /^\{([^}]+)\}$/.exec(part);
+      if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(variable[1]!);
+      return "([^/?#]+)";
+    })
+    .join("");
+  const pattern = new RegExp(`^${source}$`);
+  return (uri) => {
+    const match = pattern.exec(uri);
+    if (!match) return undefined;
+    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
+  };
+}
