@@ -44,7 +44,7 @@ const supportedDialects =
 /**
  * The catalog. Codes are `MCPG` plus three digits, grouped by stage:
  * 1xx where schemas come from, 2xx reading them, 3xx the patch overlay,
- * 4xx building the model, 5xx writing output, 9xx internal.
+ * 4xx building the model, 5xx writing output, 6xx extensions, 9xx internal.
  */
 export const catalog = {
   MCPG101: entry<{ revision: string; known: readonly string[] }>({
@@ -239,6 +239,11 @@ export const catalog = {
     severity: "error",
     message: (p) => `cannot extend ${p.definition}: ${p.why}`,
     fix: () => "the core revision must define it as an object schema with properties",
+  }),
+  MCPG617: entry<{ id: string; first: string }>({
+    severity: "error",
+    message: (p) => `extension ${p.id} is given more than once (first by ${p.first})`,
+    fix: () => "pass each extension once; two different extensions need identifiers of their own",
   }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",

@@ -7,9 +7,11 @@
  * - a reserved prefix is used only by an MCP extension (a warning);
  * - the extension targets the revision being generated;
  * - its error codes stay out of -32020..-32099;
- * - every definition the manifest names exists in its schema.
+ * - every definition the manifest names exists in its schema;
+ * - each extension is given once.
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { escapePointerSegment } from "../load/json.js";
 import { definitionsOf } from "../load/schema-json.js";
 import type { ExtensionSource, SourceSet } from "../load/types.js";
 import { checkDefinitionNames, checkDialects, checkRefCycles, checkRefs } from "./check-sources.js";
@@ -20,16 +22,19 @@ const EXTENSION_ID = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)/[A-Za-z0-9](?:[A-Za
 
 /** Every extension rule, for every extension of the run. */
 export function checkExtensions(sources: SourceSet): Diagnostic[] {
-  return sources.extensions.flatMap((ext) => [
-    ...checkDialects(ext.schema),
-    ...checkDefinitionNames(ext.schema),
-    ...checkRefs(ext.schema),
-    ...checkRefCycles(ext.schema),
-    ...checkIdentifier(ext),
-    ...checkTargets(ext, sources),
-    ...checkErrorCodeRange(ext),
-    ...checkNamedDefinitions(ext),
-  ]);
+  return [
+    ...sources.extensions.flatMap((ext) => [
+      ...checkDialects(ext.schema),
+      ...checkDefinitionNames(ext.schema),
+      ...checkRefs(ext.schema),
+      ...checkRefCycles(ext.schema),
+      ...checkIdentifier(ext),
+      ...checkTargets(ext, sources),
+      ...checkErrorCodeRange(ext),
+      ...checkNamedDefinitions(ext),
+    ]),
+    ...checkGivenOnce(sources.extensions),
+  ];
 }
 
 /** Rule: the identifier follows the `_meta` key rules with a prefix; a reserved prefix needs `mcp: true`. */
@@ -57,15 +62,26 @@ export function checkErrorCodeRange(ext: ExtensionSource): Diagnostic[] {
   );
 }
 
+/**
+ * Rule: each extension is given once. The same extension twice (`tasks` and
+ * `io.modelcontextprotocol/tasks`) would otherwise collide with itself.
+ */
+export function checkGivenOnce(extensions: readonly ExtensionSource[]): Diagnostic[] {
+  return extensions.flatMap((ext, i) => {
+    const first = extensions.findIndex((e) => e.manifest.id === ext.manifest.id);
+    return first < i ? [diagnostic("MCPG617", { id: ext.manifest.id, first: extensions[first]!.manifestFile }, { file: ext.manifestFile, pointer: "/id" })] : [];
+  });
+}
+
 /** Rule: every definition the manifest names is one of the extension's. */
 export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
   const defined = new Set(Object.keys(definitionsOf(ext.schema)));
   const m = ext.manifest;
   const named: Array<[string, string, string]> = [
     ...(m.capability ? [["capability.definition", m.capability.definition, "/capability/definition"] as [string, string, string]] : []),
-    ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) => defs.map((d, i) => [`returns["${method}"]`, d, `/returns/${method.replace(/~/g, "~0").replace(/\//g, "~1")}/${i}`] as [string, string, string])),
-    ...Object.entries(m.augments ?? {}).flatMap(([core, defs]) => defs.map((d, i) => [`augments.${core}`, d, `/augments/${core}/${i}`] as [string, string, string])),
-    ...Object.entries(m.requests ?? {}).flatMap(([method, r]) => (r.result ? [[`requests["${method}"].result`, r.result, `/requests/${method.replace(/~/g, "~0").replace(/\//g, "~1")}/result`] as [string, string, string]] : [])),
+    ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) => defs.map((d, i) => [`returns["${method}"]`, d, `/returns/${escapePointerSegment(method)}/${i}`] as [string, string, string])),
+    ...Object.entries(m.augments ?? {}).flatMap(([core, defs]) => defs.map((d, i) => [`augments.${core}`, d, `/augments/${escapePointerSegment(core)}/${i}`] as [string, string, string])),
+    ...Object.entries(m.requests ?? {}).flatMap(([method, r]) => (r.result ? [[`requests["${method}"].result`, r.result, `/requests/${escapePointerSegment(method)}/result`] as [string, string, string]] : [])),
     ...(m.errorCodes ?? []).flatMap((c, i) => (c.definition ? [[`errorCodes[${i}].definition`, c.definition, `/errorCodes/${i}/definition`] as [string, string, string]] : [])),
   ];
   return named.filter(([, name]) => !defined.has(name)).map(([field, name, pointer]) => diagnostic("MCPG613", { field, name }, { file: ext.manifestFile, pointer }));

@@ -196,26 +196,31 @@ function addCapability(ext: ExtensionSource, declarations: Declaration[], proble
 function addAugments(ext: ExtensionSource, declarations: Declaration[], problems: Diagnostic[]): Declaration[] {
   let decls = declarations;
   for (const [target, sources] of Object.entries(ext.manifest.augments ?? {})) {
-    const additions = sources.flatMap((name) => {
+    const additions = sources.flatMap((name, index) => {
       const source = decls.find((d) => d.name === name);
       const properties = source && typeof source.schema === "object" && isJsonObject(source.schema.properties) ? source.schema.properties : {};
-      return Object.entries(properties).map(([property, schema]) => ({ property, schema, from: name }));
+      return Object.entries(properties).map(([property, schema]) => ({ property, schema, from: name, index }));
     });
     const targetDecl = decls.find((d) => d.name === target);
     if (!targetDecl) {
       problems.push(diagnostic("MCPG616", { definition: target, why: "the revision does not define it" }, { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}` }));
       continue;
     }
+    // Decided once, on the type view, so each conflict is reported once (editSchemas edits both views).
+    const before = typeof targetDecl.schema === "object" && isJsonObject(targetDecl.schema.properties) ? targetDecl.schema.properties : {};
+    const owners = new Map(Object.entries(before).map(([property, schema]) => [property, { schema, owner: target }]));
+    const accepted = additions.filter(({ property, schema, from, index }) => {
+      const current = owners.get(property);
+      if (current && !jsonEqual(structure(current.schema) as JsonValue, structure(schema) as JsonValue)) {
+        problems.push(diagnostic("MCPG615", { definition: target, property, other: current.owner }, { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}/${index}` }));
+        return false;
+      }
+      owners.set(property, { schema, owner: from });
+      return true;
+    });
     const edited = editSchemas(targetDecl, (schema) => {
       if (!isJsonObject(schema.properties)) return "it has no properties";
-      for (const { property, schema: added, from } of additions) {
-        const current = schema.properties[property];
-        if (current !== undefined && !jsonEqual(structure(current) as JsonValue, structure(added) as JsonValue)) {
-          problems.push(diagnostic("MCPG615", { definition: target, property, other: `${target} itself or an augment before ${from}` }, { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}` }));
-          continue;
-        }
-        schema.properties[property] = cloneJson(added);
-      }
+      for (const { property, schema: added } of accepted) schema.properties[property] = cloneJson(added);
       return schema;
     });
     if (typeof edited === "string") problems.push(diagnostic("MCPG616", { definition: target, why: edited }, targetDecl.origin));
@@ -231,19 +236,23 @@ function addAugments(ext: ExtensionSource, declarations: Declaration[], problems
  */
 function addResultTypes(model: McpModel, ext: ExtensionSource, added: readonly Declaration[], problems: Diagnostic[]): ResultTypeNode[] {
   const byName = new Map([...model.declarations, ...added].map((d) => [d.name, d]));
-  const pinned = added.flatMap((d) => {
+  const pinnedBy = new Map<string, Declaration>();
+  for (const d of added) {
     const value = propertyOf(d.validatorSchema, "resultType", byName)?.const;
-    return typeof value === "string" ? [value] : [];
-  });
+    if (typeof value === "string" && !pinnedBy.has(value)) pinnedBy.set(value, d);
+  }
   const documented = Object.keys(ext.manifest.resultTypes ?? {});
-  const core = new Set(model.resultTypes.map((t) => t.value));
-  const fresh = [...new Set([...documented, ...pinned])].filter((v) => !core.has(v) || documented.includes(v));
+  // Only the core revision's own values may be pinned again (a result of "complete"); another extension's may not.
+  const extensionManifests = new Set(model.extensions.map((e) => e.manifestFile));
+  const core = new Set(model.resultTypes.filter((t) => !extensionManifests.has(t.origin.file)).map((t) => t.value));
+  const fresh = [...new Set([...documented, ...pinnedBy.keys()])].filter((v) => !core.has(v) || documented.includes(v));
   const nodes: ResultTypeNode[] = [];
   for (const value of fresh.sort()) {
     const existing = model.resultTypes.find((t) => t.value === value);
     if (existing) {
       const owner = model.extensions.find((e) => existing.origin.file === e.manifestFile);
-      problems.push(diagnostic("MCPG608", { value, owner: owner ? `extension ${owner.id}` : `the core revision (${existing.origin.file})` }, { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` }));
+      const where = documented.includes(value) ? { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` } : pinnedBy.get(value)!.origin;
+      problems.push(diagnostic("MCPG608", { value, owner: owner ? `extension ${owner.id}` : `the core revision (${existing.origin.file})` }, where));
       continue;
     }
     const doc = ext.manifest.resultTypes?.[value];
@@ -268,7 +277,9 @@ function addErrorCodes(model: McpModel, ext: ExtensionSource, byName: ReadonlyMa
     const where = { file: ext.manifestFile, pointer: `/errorCodes/${i}/code` };
     const taken = [...model.errorCodes, ...nodes].find((e) => e.code === c.code);
     if (taken) {
-      problems.push(diagnostic("MCPG611", { code: c.code, owner: taken.policy === "extension" ? `extension ${taken.origin.file}` : `the core revision (${taken.constant})` }, where));
+      // An extension's codes carry its manifest as origin; the extension being merged is not in model.extensions yet.
+      const owner = taken.policy === "extension" ? `extension ${model.extensions.find((e) => e.manifestFile === taken.origin.file)?.id ?? ext.manifest.id}` : `the core revision (${taken.constant})`;
+      problems.push(diagnostic("MCPG611", { code: c.code, owner }, where));
       return;
     }
     const definition = c.definition ? byName.get(c.definition) : undefined;
