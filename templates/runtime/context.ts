@@ -12,6 +12,7 @@
  * request, answered by the client on the same connection.
  */
 import { missingCapability, McpError, Codes } from "./errors.js";
+import type { Change } from "./subscriptions.js";
 
 /** Log levels, least severe first (RFC 5424 order). */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -54,11 +55,19 @@ export interface RequestContext {
   sample(key: string, params: SamplingParams): Promise<Record<string, unknown>>;
   /** Asks for the client's roots (`roots/list`). */
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }>;
+  /** Tells the server's listeners about a change (`{ kind: "tools" }`, `{ kind: "resource", uri }`). */
+  changed(change: Change): void;
 }
 
 /** Where a request's notifications go: its own response stream. */
 export interface NotificationSink {
   notify(notification: Record<string, unknown>): void;
+}
+
+/** What a context needs from its server. */
+export interface ServerSide {
+  /** Publishes a change to listeners (subscriptions, legacy sessions). */
+  publish(change: Change): void;
 }
 
 /** The input kinds, with the capability each needs and the definition its answer must match. */
@@ -82,8 +91,13 @@ export abstract class BaseContext implements RequestContext {
     readonly meta: Readonly<Record<string, unknown>>,
     readonly signal: AbortSignal,
     protected readonly sink: NotificationSink,
+    private readonly serverSide: ServerSide,
     readonly clientInfo?: { readonly name: string; readonly version: string },
   ) {}
+
+  changed(change: Change): void {
+    this.serverSide.publish(change);
+  }
 
   /** The minimum level the client wants logs at, or undefined for none. */
   protected abstract logThreshold(): LogLevel | undefined;
@@ -157,13 +171,14 @@ export class ModernContext extends BaseContext {
     meta: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     sink: NotificationSink,
+    serverSide: ServerSide,
     clientInfo: { readonly name: string; readonly version: string } | undefined,
     answers: Record<string, unknown>,
     state: Record<string, unknown>,
     private readonly mrtr: boolean,
     private readonly check: AnswerCheck,
   ) {
-    super(method, protocolVersion, clientCapabilities, meta, signal, sink, clientInfo);
+    super(method, protocolVersion, clientCapabilities, meta, signal, sink, serverSide, clientInfo);
     this.answers = answers;
     Object.assign(this.state, state);
   }
@@ -208,12 +223,13 @@ export class LegacyContext extends BaseContext {
     meta: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
     sink: NotificationSink,
+    serverSide: ServerSide,
     clientInfo: { readonly name: string; readonly version: string } | undefined,
     private readonly peer: PeerRequest,
     private readonly threshold: () => LogLevel | undefined,
     private readonly check: AnswerCheck,
   ) {
-    super(method, protocolVersion, clientCapabilities, meta, signal, sink, clientInfo);
+    super(method, protocolVersion, clientCapabilities, meta, signal, sink, serverSide, clientInfo);
   }
 
   protected logThreshold(): LogLevel | undefined {

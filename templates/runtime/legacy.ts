@@ -201,6 +201,7 @@ function legacyContext(server: McpServer, session: LegacySession, method: string
     meta,
     exchange.signal,
     exchange.sink,
+    server,
     session.clientInfo,
     (kind, input, signal) => session.request(kind, input, exchange.sink, signal),
     () => (session.logLevel && (LOG_LEVELS as readonly string[]).includes(session.logLevel) ? session.logLevel : undefined),

@@ -149,6 +149,7 @@ async function withInputs(
     meta,
     exchange.signal,
     exchange.sink,
+    server,
     meta[META.clientInfo] as { name: string; version: string } | undefined,
     { ...(sealed?.a ?? {}), ...responses },
     { ...(sealed?.s ?? {}) },
