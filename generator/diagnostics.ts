@@ -245,6 +245,56 @@ export const catalog = {
     message: (p) => `extension ${p.id} is given more than once (first by ${p.first})`,
     fix: () => "pass each extension once; two different extensions need identifiers of their own",
   }),
+  MCPG701: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `tools file: ${p.reason}`,
+    fix: () => "tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? }",
+  }),
+  MCPG702: entry<{ name: string }>({
+    severity: "error",
+    message: (p) => `tool name "${p.name}" is not 1 to 128 of A-Z a-z 0-9 _ - .`,
+    fix: () => "rename the tool (MCP tool names are letters, digits, underscore, hyphen and dot)",
+  }),
+  MCPG703: entry<{ dialect: string }>({
+    severity: "error",
+    message: (p) => `tool schema dialect "${p.dialect}" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared)`,
+    fix: () => "drop $schema for 2020-12, or declare http://json-schema.org/draft-07/schema#",
+  }),
+  MCPG704: entry<{ ref: string }>({
+    severity: "error",
+    message: (p) => `remote $ref "${p.ref}" in a tool schema (mcp-gen never fetches referenced schemas)`,
+    fix: () => "inline the referenced schema under $defs and point the $ref at #/$defs/...",
+  }),
+  MCPG705: entry<{ subschemas: number; depth: number; limits: string }>({
+    severity: "error",
+    message: (p) => `tool schema too large: ${p.subschemas} subschemas, depth ${p.depth} (limits: ${p.limits})`,
+    fix: () => "simplify the schema, or split the tool",
+  }),
+  MCPG706: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `cannot compile a tool schema: ${p.reason}`,
+    fix: () => "simplify the schema keyword named above",
+  }),
+  MCPG707: entry<{ dir: string; reason: string }>({
+    severity: "error",
+    message: (p) => `cannot scaffold into ${p.dir}: ${p.reason}`,
+    fix: () => "choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own",
+  }),
+  MCPG708: entry<{ name: string; reason: string }>({
+    severity: "error",
+    message: (p) => `package name "${p.name}" is not valid: ${p.reason}`,
+    fix: () => "use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters",
+  }),
+  MCPG709: entry<{ revision: string }>({
+    severity: "error",
+    message: (p) => `mcp-gen scaffolds servers for 2026-07-28 and later; ${p.revision} is served only as the legacy era of such a server`,
+    fix: () => "scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint",
+  }),
+  MCPG710: entry<{ file: string; reason: string }>({
+    severity: "error",
+    message: (p) => `project settings ${p.file}: ${p.reason}`,
+    fix: () => "run mcp-gen generate in a folder made by mcp-gen server, or pass --spec and --out",
+  }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",
     message: (p) =>

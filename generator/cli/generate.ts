@@ -1,15 +1,19 @@
 /**
  * `mcp-gen generate`: regenerate a revision's TypeScript into a folder, or
- * (`--check`) regenerate in memory and fail if anything differs.
+ * (`--check`) regenerate in memory and fail if anything differs. Without
+ * --spec and --out, in a folder made by `mcp-gen server`, it regenerates
+ * that project's generated files from its mcp-gen.json.
  */
 import type { CommandModule } from "yargs";
 import { checkOutput, generate, staleFileDiagnostics, writeOutput } from "../index.js";
-import { EXIT, printDiagnostics } from "./output.js";
+import { existsSync } from "node:fs";
+import { regenerateProject, SETTINGS_FILE } from "../scaffold/scaffold.js";
+import { EXIT, printDiagnostics, usage } from "./output.js";
 
 interface GenerateArgs {
-  spec: string;
+  spec?: string;
   extension: string[];
-  out: string;
+  out?: string;
   check: boolean;
   force: boolean;
   quiet: boolean;
@@ -21,22 +25,25 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   describe: "Generate types, validators, result-type unions, error codes and method tables",
   builder: (y) =>
     y
-      .option("spec", { type: "string", demandOption: true, requiresArg: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts)" })
+      .option("spec", { type: "string", requiresArg: true, describe: "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts); leave out, with --out, in a project made by mcp-gen server" })
       .option("extension", {
         type: "string",
         array: true,
         default: [],
         describe: "An extension to merge: a known one (tasks), a folder with mcp-extension.json, or a manifest file; repeatable",
       })
-      .option("out", { type: "string", demandOption: true, requiresArg: true, describe: "Output folder" })
+      .option("out", { type: "string", requiresArg: true, describe: "Output folder" })
       .option("check", { type: "boolean", default: false, describe: "Regenerate in memory; exit 1 naming each file that differs" })
       .option("force", { type: "boolean", default: false, describe: "Replace --out even if it holds files mcp-gen did not write" })
       .option("quiet", { type: "boolean", default: false, describe: "Print only warnings and errors: no progress line, no notes (applied patches, what could not be known)" })
       .example("$0 generate --spec 2026-07-28 --out src/mcp", "write src/mcp/*.gen.ts")
       .example("$0 generate --spec 2026-07-28 --out src/mcp --check", "fail in CI when src/mcp is stale")
       .example("$0 generate --spec 2026-07-28 --extension tasks --out src/mcp", "with the official Tasks extension")
+      .example("$0 generate", "in a project made by mcp-gen server: regenerate src/generated and src/mcp-gen")
       .check(oneValueEach) as never,
   handler: async (args) => {
+    if (args.spec === undefined && args.out === undefined) return regenerateHere(args);
+    if (args.spec === undefined || args.out === undefined) throw usage(`--${args.spec === undefined ? "spec" : "out"} is required with --${args.spec === undefined ? "out" : "spec"} (leave out both in a project made by mcp-gen server)`);
     if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
     const result = await generate({ spec: args.spec, extensions: args.extension, out: args.out });
     printDiagnostics(result.diagnostics, args.quiet);
@@ -55,6 +62,20 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
   },
 };
+
+/** Regenerates the project in the current folder (its mcp-gen.json says how). */
+async function regenerateHere(args: GenerateArgs): Promise<void> {
+  if (!existsSync(SETTINGS_FILE)) throw usage("--spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)");
+  if (!args.quiet) process.stderr.write(`mcp-gen: regenerating the project in ${process.cwd()}\n`);
+  const { files, stale } = await regenerateProject(process.cwd(), { check: args.check });
+  if (args.check && stale.length > 0) {
+    printDiagnostics(staleFileDiagnostics(".", stale));
+    process.stdout.write(`the project is stale: ${stale.length} generated files differ\n`);
+    process.exitCode = EXIT.checkFailed;
+    return;
+  }
+  process.stdout.write(args.check ? `the project is up to date (${files.length} generated files)\n` : `regenerated ${files.length} files in src/generated and src/mcp-gen\n`);
+}
 
 /**
  * `--spec` and `--out` each name one thing. An empty `--out` would mean the

@@ -9,6 +9,7 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { generateCommand } from "./generate.js";
+import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
 import { EXIT, reportError } from "./output.js";
 
@@ -18,6 +19,7 @@ export function program(argv: readonly string[]): Argv {
     .scriptName("mcp-gen")
     .usage("$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.")
     .command(generateCommand)
+    .command(serverCommand)
     .command(schemaCommand)
     .demandCommand(1, "Name a command; see --help.")
     .strict()

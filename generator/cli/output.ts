@@ -12,8 +12,20 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], quiet = fal
   for (const d of diagnostics) if (!quiet || d.severity !== "note") process.stderr.write(`${formatDiagnostic(d)}\n`);
 }
 
+/** A command line that cannot work as given (not bad input, and not a bug). */
+export class UsageError extends Error {}
+
+/** A usage error to throw from a command handler. */
+export function usage(message: string): UsageError {
+  return new UsageError(message);
+}
+
 /** Prints an error the library threw and returns the exit code it deserves. */
 export function reportError(error: unknown): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`mcp-gen: ${error.message}\nRun mcp-gen --help for usage.\n`);
+    return EXIT.badInput;
+  }
   if (error instanceof McpGenError) {
     printDiagnostics(error.diagnostics);
     return EXIT.badInput;

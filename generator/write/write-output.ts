@@ -10,8 +10,10 @@ import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
 
 /** Options of {@link writeOutput}. */
 export interface WriteOptions {
-  /** Replace the folder even if it holds files mcp-gen did not write. */
+  /** Replace the folder even if it holds files mcp-gen did not write (or, with `requireEmpty`, any files). */
   readonly force?: boolean;
+  /** Refuse a folder that holds anything at all, not just foreign files (new projects). */
+  readonly requireEmpty?: boolean;
 }
 
 /** One difference found by {@link checkOutput}. */
@@ -24,7 +26,10 @@ export interface StaleFile {
 export function writeOutput(outDir: string, files: readonly EmittedFile[], options: WriteOptions = {}): void {
   files.forEach((f) => assertInside(f.path));
   const target = resolve(outDir);
-  if (!options.force) assertOwned(target, outDir);
+  if (!options.force) {
+    if (options.requireEmpty) assertEmpty(target, outDir);
+    else assertOwned(target, outDir);
+  }
   const suffix = `${process.pid}-${Date.now().toString(36)}`;
   const staging = `${target}.mcp-gen-tmp-${suffix}`;
   try {
@@ -85,6 +90,13 @@ function assertInside(path: string): void {
   if (isAbsolute(path) || normalized === ".." || normalized.startsWith(`..${sep}`) || normalized.includes(`${sep}..${sep}`)) {
     throw new McpGenError([diagnostic("MCPG502", { path })]);
   }
+}
+
+/** Refuses a folder that holds anything. */
+function assertEmpty(target: string, shown: string): void {
+  if (!existsSync(target)) return;
+  if (!statSync(target).isDirectory()) throw new McpGenError([diagnostic("MCPG707", { dir: shown, reason: "it is a file" }, { file: shown })]);
+  if (readdirSync(target).length > 0) throw new McpGenError([diagnostic("MCPG707", { dir: shown, reason: "the folder is not empty" }, { file: shown })]);
 }
 
 /** Refuses a folder holding anything that does not start with mcp-gen's banner. */

@@ -15,14 +15,26 @@ import { missingCapability, McpError, Codes } from "./errors.js";
 import type { Change } from "./subscriptions.js";
 
 /** Log levels, least severe first (RFC 5424 order). */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export const LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
 /** A log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Params of an `elicitation/create` input request (form or URL mode). */
 export type ElicitParams = Record<string, unknown> & { readonly message: string };
 /** Params of a `sampling/createMessage` input request. */
-export type SamplingParams = Record<string, unknown> & { readonly messages: readonly unknown[]; readonly maxTokens: number };
+export type SamplingParams = Record<string, unknown> & {
+  readonly messages: readonly unknown[];
+  readonly maxTokens: number;
+};
 
 /** The client's answer to an elicitation. */
 export interface ElicitAnswer {
@@ -102,7 +114,11 @@ export abstract class BaseContext implements RequestContext {
   /** The minimum level the client wants logs at, or undefined for none. */
   protected abstract logThreshold(): LogLevel | undefined;
   /** Asks the client for one input. */
-  protected abstract input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown>;
+  protected abstract input(
+    key: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<unknown>;
 
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta.progressToken;
@@ -115,8 +131,17 @@ export abstract class BaseContext implements RequestContext {
 
   log(level: LogLevel, data: unknown, logger?: string): void {
     const threshold = this.logThreshold();
-    if (threshold === undefined || this.signal.aborted || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
-    this.sink.notify({ jsonrpc: "2.0", method: "notifications/message", params: logger === undefined ? { level, data } : { level, logger, data } });
+    if (
+      threshold === undefined ||
+      this.signal.aborted ||
+      LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)
+    )
+      return;
+    this.sink.notify({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: logger === undefined ? { level, data } : { level, logger, data },
+    });
   }
 
   elicit(key: string, params: ElicitParams): Promise<ElicitAnswer> {
@@ -128,14 +153,19 @@ export abstract class BaseContext implements RequestContext {
   }
 
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }> {
-    return this.input(key, "roots/list", undefined) as Promise<{ roots: Array<Record<string, unknown>> }>;
+    return this.input(key, "roots/list", undefined) as Promise<{
+      roots: Array<Record<string, unknown>>;
+    }>;
   }
 
   /** Throws -32021 unless the client declared the capability `method` needs. */
   protected requireCapability(method: InputMethod, key: string): void {
     const capability = INPUT_KINDS[method].capability;
     if (this.clientCapabilities[capability] === undefined) {
-      throw missingCapability({ [capability]: {} }, `Cannot request input '${key}' (${method}): the request's client capabilities do not declare ${capability}`);
+      throw missingCapability(
+        { [capability]: {} },
+        `Cannot request input '${key}' (${method}): the request's client capabilities do not declare ${capability}`,
+      );
     }
   }
 }
@@ -158,7 +188,10 @@ export type AnswerCheck = (method: InputMethod, answer: unknown) => boolean;
 export class ModernContext extends BaseContext {
   readonly era = "modern";
   /** Input requests made during this round, by key. */
-  readonly inputRequests: Record<string, { method: InputMethod; params?: Record<string, unknown> }> = {};
+  readonly inputRequests: Record<
+    string,
+    { method: InputMethod; params?: Record<string, unknown> }
+  > = {};
   /** Answers this round may use, by key. */
   readonly answers: Record<string, unknown>;
   /** Keys whose answers the handler used: what the next round's state keeps. */
@@ -185,12 +218,23 @@ export class ModernContext extends BaseContext {
 
   protected logThreshold(): LogLevel | undefined {
     const level = this.meta["io.modelcontextprotocol/logLevel"];
-    return typeof level === "string" && (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : undefined;
+    return typeof level === "string" && (LOG_LEVELS as readonly string[]).includes(level)
+      ? (level as LogLevel)
+      : undefined;
   }
 
-  protected input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown> {
+  protected input(
+    key: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<unknown> {
     if (!this.mrtr) {
-      return Promise.reject(new McpError(Codes.InternalError, `${this.method} cannot ask the client for input: only tools/call, prompts/get and resources/read may`));
+      return Promise.reject(
+        new McpError(
+          Codes.InternalError,
+          `${this.method} cannot ask the client for input: only tools/call, prompts/get and resources/read may`,
+        ),
+      );
     }
     try {
       this.requireCapability(method, key);
@@ -210,7 +254,11 @@ export class ModernContext extends BaseContext {
 }
 
 /** Sends a server-to-client request on a legacy session and resolves with the client's result. */
-export type PeerRequest = (method: InputMethod, params: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>;
+export type PeerRequest = (
+  method: InputMethod,
+  params: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 /** The legacy (2025-11-25 session) context: input is a real request to the client. */
 export class LegacyContext extends BaseContext {
@@ -236,12 +284,23 @@ export class LegacyContext extends BaseContext {
     return this.threshold();
   }
 
-  protected async input(key: string, method: InputMethod, params: Record<string, unknown> | undefined): Promise<unknown> {
+  protected async input(
+    key: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<unknown> {
     if (this.clientCapabilities[INPUT_KINDS[method].capability] === undefined) {
-      throw new McpError(Codes.InvalidRequest, `Cannot request input '${key}' (${method}): the client did not declare ${INPUT_KINDS[method].capability} when it initialized`);
+      throw new McpError(
+        Codes.InvalidRequest,
+        `Cannot request input '${key}' (${method}): the client did not declare ${INPUT_KINDS[method].capability} when it initialized`,
+      );
     }
     const answer = await this.peer(method, params, this.signal);
-    if (!this.check(method, answer)) throw new McpError(Codes.InternalError, `The client's answer to ${method} does not match ${INPUT_KINDS[method].answer}`);
+    if (!this.check(method, answer))
+      throw new McpError(
+        Codes.InternalError,
+        `The client's answer to ${method} does not match ${INPUT_KINDS[method].answer}`,
+      );
     return answer;
   }
 }

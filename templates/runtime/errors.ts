@@ -35,7 +35,9 @@ export class McpError extends Error {
 
   /** The error object to send. */
   toJSON(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -45,8 +47,16 @@ export function invalidParams(message: string, data?: unknown): McpError {
 }
 
 /** -32021: the request needs a client capability this request's clientCapabilities do not declare. */
-export function missingCapability(requiredCapabilities: Record<string, unknown>, message: string): McpError {
-  return new McpError(Codes.MissingRequiredClientCapability, message, { requiredCapabilities }, 400);
+export function missingCapability(
+  requiredCapabilities: Record<string, unknown>,
+  message: string,
+): McpError {
+  return new McpError(
+    Codes.MissingRequiredClientCapability,
+    message,
+    { requiredCapabilities },
+    400,
+  );
 }
 
 /**

@@ -45,11 +45,25 @@ export interface HttpRequest {
 
 /** What the core answers: a complete body, or an event stream. */
 export type HttpReply =
-  | { readonly kind: "body"; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
-  | { readonly kind: "stream"; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly stream: EventStream };
+  | {
+      readonly kind: "body";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: string;
+    }
+  | {
+      readonly kind: "stream";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly stream: EventStream;
+    };
 
 const JSON_HEADERS = { "content-type": "application/json" };
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+};
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]", "::1"];
 const NAMED = new Set(["tools/call", "resources/read", "prompts/get"]);
 /** The first revision whose requests carry `_meta` instead of a session. */
@@ -98,11 +112,25 @@ export class EventStream implements NotificationSink {
 }
 
 function body(status: number, message: unknown, headers: Record<string, string> = {}): HttpReply {
-  return { kind: "body", status, headers: { ...JSON_HEADERS, ...headers }, body: message === undefined ? "" : JSON.stringify(message) };
+  return {
+    kind: "body",
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+    body: message === undefined ? "" : JSON.stringify(message),
+  };
 }
 
-function rpcError(status: number, id: unknown, code: number, message: string, data?: unknown): HttpReply {
-  return body(status, errorResponse(id, data === undefined ? { code, message } : { code, message, data }));
+function rpcError(
+  status: number,
+  id: unknown,
+  code: number,
+  message: string,
+  data?: unknown,
+): HttpReply {
+  return body(
+    status,
+    errorResponse(id, data === undefined ? { code, message } : { code, message, data }),
+  );
 }
 
 /**
@@ -123,7 +151,12 @@ class LazyReply implements NotificationSink {
     if (!this.stream) {
       this.stream = new EventStream();
       if (this.keepAliveMs !== undefined) this.stream.keepAliveEvery(this.keepAliveMs);
-      this.resolve({ kind: "stream", status: 200, headers: { ...SSE_HEADERS, ...this.headers }, stream: this.stream });
+      this.resolve({
+        kind: "stream",
+        status: 200,
+        headers: { ...SSE_HEADERS, ...this.headers },
+        stream: this.stream,
+      });
     }
     this.stream.notify(message);
   }
@@ -133,7 +166,13 @@ class LazyReply implements NotificationSink {
       if (outcome.response) this.stream.notify(outcome.response);
       this.stream.end();
     } else if (outcome.response) this.resolve(body(outcome.status, outcome.response, this.headers));
-    else this.resolve({ kind: "body", status: outcome.status === 200 ? 202 : outcome.status, headers: this.headers, body: "" });
+    else
+      this.resolve({
+        kind: "body",
+        status: outcome.status === 200 ? 202 : outcome.status,
+        headers: this.headers,
+        body: "",
+      });
   }
 }
 
@@ -160,7 +199,8 @@ export class McpHttpHandler {
   async handle(request: HttpRequest): Promise<HttpReply> {
     try {
       if (request.path !== this.endpoint) return body(404, undefined);
-      if (!this.trustedOrigin(request)) return rpcError(403, null, -32000, "Forbidden: the Host or Origin header is not allowed");
+      if (!this.trustedOrigin(request))
+        return rpcError(403, null, -32000, "Forbidden: the Host or Origin header is not allowed");
       if (request.method === "POST") return await this.post(request);
       if (request.method === "GET") return this.openStandaloneStream(request);
       if (request.method === "DELETE") return this.endSession(request);
@@ -175,7 +215,11 @@ export class McpHttpHandler {
   private trustedOrigin(request: HttpRequest): boolean {
     if (this.allowedHosts === "any") return true;
     const allowed = this.allowedHosts;
-    const hostOf = (value: string) => (value.startsWith("[") ? value.slice(0, value.indexOf("]") + 1) : value.split(":")[0]!).toLowerCase();
+    const hostOf = (value: string) =>
+      (value.startsWith("[")
+        ? value.slice(0, value.indexOf("]") + 1)
+        : value.split(":")[0]!
+      ).toLowerCase();
     const host = request.header("host");
     if (host === undefined || !allowed.includes(hostOf(host))) return false;
     const origin = request.header("origin");
@@ -192,10 +236,18 @@ export class McpHttpHandler {
     try {
       message = JSON.parse(request.body);
     } catch (error) {
-      return rpcError(400, null, Codes.ParseError, "Parse error", { reason: (error as Error).message });
+      return rpcError(400, null, Codes.ParseError, "Parse error", {
+        reason: (error as Error).message,
+      });
     }
-    if (Array.isArray(message)) return rpcError(400, null, Codes.InvalidRequest, "Invalid Request", { reason: "batches are not supported" });
-    if (typeof message !== "object" || message === null) return rpcError(400, null, Codes.InvalidRequest, "Invalid Request", { reason: "a message must be a JSON object" });
+    if (Array.isArray(message))
+      return rpcError(400, null, Codes.InvalidRequest, "Invalid Request", {
+        reason: "batches are not supported",
+      });
+    if (typeof message !== "object" || message === null)
+      return rpcError(400, null, Codes.InvalidRequest, "Invalid Request", {
+        reason: "a message must be a JSON object",
+      });
     const rpc = message as Record<string, unknown>;
     const era = this.classify(rpc, request);
     if (era.kind === "reject") return era.reply;
@@ -207,28 +259,60 @@ export class McpHttpHandler {
    * compatibility): the `_meta` envelope claims the modern era; `initialize`
    * without it, session traffic, and answers to server requests are legacy.
    */
-  private classify(rpc: Record<string, unknown>, request: HttpRequest): { kind: "modern" | "legacy" } | { kind: "reject"; reply: HttpReply } {
+  private classify(
+    rpc: Record<string, unknown>,
+    request: HttpRequest,
+  ): { kind: "modern" | "legacy" } | { kind: "reject"; reply: HttpReply } {
     const header = request.header("mcp-protocol-version");
     const headerIsModern = header !== undefined && header >= FIRST_MODERN;
-    const params = rpc.params && typeof rpc.params === "object" ? (rpc.params as Record<string, unknown>) : undefined;
-    const meta = params?._meta && typeof params._meta === "object" ? (params._meta as Record<string, unknown>) : undefined;
+    const params =
+      rpc.params && typeof rpc.params === "object"
+        ? (rpc.params as Record<string, unknown>)
+        : undefined;
+    const meta =
+      params?._meta && typeof params._meta === "object"
+        ? (params._meta as Record<string, unknown>)
+        : undefined;
     const claimsModern = meta !== undefined && META.protocolVersion in meta;
     if (claimsModern) return { kind: "modern" };
     if (rpc.method === undefined) return { kind: "legacy" };
     if (rpc.method === "initialize" && headerIsModern) {
-      return { kind: "reject", reply: rpcError(400, rpc.id, Codes.HeaderMismatch, "Header mismatch: MCP-Protocol-Version names a version without initialize") };
+      return {
+        kind: "reject",
+        reply: rpcError(
+          400,
+          rpc.id,
+          Codes.HeaderMismatch,
+          "Header mismatch: MCP-Protocol-Version names a version without initialize",
+        ),
+      };
     }
     if (headerIsModern || !this.server.legacy) {
-      return { kind: "reject", reply: rpcError(400, rpc.id, Codes.InvalidParams, `Invalid params: missing _meta["${META.protocolVersion}"]`, { path: `/params/_meta/${META.protocolVersion.replace("/", "~1")}` }) };
+      return {
+        kind: "reject",
+        reply: rpcError(
+          400,
+          rpc.id,
+          Codes.InvalidParams,
+          `Invalid params: missing _meta["${META.protocolVersion}"]`,
+          { path: `/params/_meta/${META.protocolVersion.replace("/", "~1")}` },
+        ),
+      };
     }
     return { kind: "legacy" };
   }
 
   private async modern(rpc: Record<string, unknown>, request: HttpRequest): Promise<HttpReply> {
     const mismatch = this.headerMismatch(rpc, request);
-    if (mismatch) return rpcError(400, rpc.id, Codes.HeaderMismatch, `Header mismatch: ${mismatch}`);
-    const reply = new LazyReply({}, rpc.method === "subscriptions/listen" ? this.keepAliveMs : undefined);
-    void handleModern(this.server, rpc, { sink: reply, signal: request.signal }).then((outcome) => reply.finish(outcome));
+    if (mismatch)
+      return rpcError(400, rpc.id, Codes.HeaderMismatch, `Header mismatch: ${mismatch}`);
+    const reply = new LazyReply(
+      {},
+      rpc.method === "subscriptions/listen" ? this.keepAliveMs : undefined,
+    );
+    void handleModern(this.server, rpc, { sink: reply, signal: request.signal }).then((outcome) =>
+      reply.finish(outcome),
+    );
     return reply.reply;
   }
 
@@ -242,62 +326,111 @@ export class McpHttpHandler {
     const meta = params._meta as Record<string, unknown>;
     const version = meta[META.protocolVersion];
     const header = request.header("mcp-protocol-version");
-    if (typeof version !== "string" || typeof meta[META.clientCapabilities] !== "object" || meta[META.clientCapabilities] === null) return undefined;
+    if (
+      typeof version !== "string" ||
+      typeof meta[META.clientCapabilities] !== "object" ||
+      meta[META.clientCapabilities] === null
+    )
+      return undefined;
     if (header === undefined) return "the MCP-Protocol-Version header is missing";
-    if (header !== version) return `MCP-Protocol-Version header ${JSON.stringify(header)} does not match _meta protocolVersion ${JSON.stringify(version)}`;
+    if (header !== version)
+      return `MCP-Protocol-Version header ${JSON.stringify(header)} does not match _meta protocolVersion ${JSON.stringify(version)}`;
     if (typeof rpc.method !== "string" || !("id" in rpc)) return undefined;
     const method = request.header("mcp-method");
     if (method === undefined) return "the Mcp-Method header is missing";
-    if (method !== rpc.method) return `Mcp-Method header ${JSON.stringify(method)} does not match body method ${JSON.stringify(rpc.method)}`;
+    if (method !== rpc.method)
+      return `Mcp-Method header ${JSON.stringify(method)} does not match body method ${JSON.stringify(rpc.method)}`;
     if (!NAMED.has(rpc.method)) return undefined;
     const expected = rpc.method === "resources/read" ? params.uri : params.name;
     const name = request.header("mcp-name");
-    if (name === undefined) return typeof expected === "string" ? "the Mcp-Name header is missing" : undefined;
+    if (name === undefined)
+      return typeof expected === "string" ? "the Mcp-Name header is missing" : undefined;
     const decoded = decodeHeaderValue(name.trim());
     if (decoded === undefined) return "the Mcp-Name header is not valid base64";
-    if (decoded !== expected) return `Mcp-Name header ${JSON.stringify(decoded)} does not match body value ${JSON.stringify(expected)}`;
+    if (decoded !== expected)
+      return `Mcp-Name header ${JSON.stringify(decoded)} does not match body value ${JSON.stringify(expected)}`;
     return rpc.method === "tools/call" ? this.paramHeaderMismatch(params, request) : undefined;
   }
 
   /** `Mcp-Param-{Name}` headers of a tool's `x-mcp-header` parameters must mirror the arguments. */
-  private paramHeaderMismatch(params: Record<string, unknown>, request: HttpRequest): string | undefined {
+  private paramHeaderMismatch(
+    params: Record<string, unknown>,
+    request: HttpRequest,
+  ): string | undefined {
     const mirrored = this.server.headerParameters(params.name as string);
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     for (const { header, path } of mirrored) {
       let value: unknown = args;
-      for (const key of path) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+      for (const key of path)
+        value =
+          value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
       const raw = request.header(`mcp-param-${header}`);
       if (value === undefined || value === null) continue;
       if (raw === undefined) return `the Mcp-Param-${header} header is missing`;
       const decoded = decodeHeaderValue(raw.trim());
       if (decoded === undefined) return `the Mcp-Param-${header} header is not valid base64`;
-      const matches = typeof value === "number" ? Number(decoded) === value : typeof value === "boolean" ? decoded === String(value) : decoded === value;
-      if (!matches) return `Mcp-Param-${header} header does not match the ${path.join(".")} argument`;
+      const matches =
+        typeof value === "number"
+          ? Number(decoded) === value
+          : typeof value === "boolean"
+            ? decoded === String(value)
+            : decoded === value;
+      if (!matches)
+        return `Mcp-Param-${header} header does not match the ${path.join(".")} argument`;
     }
     return undefined;
   }
 
   private async legacy(rpc: Record<string, unknown>, request: HttpRequest): Promise<HttpReply> {
-    if (!this.server.legacy) return rpcError(400, rpc.id, Codes.InvalidRequest, "Invalid Request: this server speaks only the modern protocol");
+    if (!this.server.legacy)
+      return rpcError(
+        400,
+        rpc.id,
+        Codes.InvalidRequest,
+        "Invalid Request: this server speaks only the modern protocol",
+      );
     const isInitialize = rpc.method === "initialize";
     const session = isInitialize ? this.sessions.create() : this.session(request);
     if (!session) {
       const id = request.header("mcp-session-id");
-      return id === undefined ? rpcError(400, rpc.id, Codes.InvalidRequest, "Bad Request: no Mcp-Session-Id (send initialize first)") : rpcError(404, rpc.id, Codes.InvalidRequest, "Session not found");
+      return id === undefined
+        ? rpcError(
+            400,
+            rpc.id,
+            Codes.InvalidRequest,
+            "Bad Request: no Mcp-Session-Id (send initialize first)",
+          )
+        : rpcError(404, rpc.id, Codes.InvalidRequest, "Session not found");
     }
     const headers = { "mcp-session-id": session.id };
-    if (rpc.method === undefined) return session.receive(rpc) ? body(202, undefined, headers) : rpcError(400, null, Codes.InvalidRequest, "Invalid Request: an answer to no pending request");
+    if (rpc.method === undefined)
+      return session.receive(rpc)
+        ? body(202, undefined, headers)
+        : rpcError(
+            400,
+            null,
+            Codes.InvalidRequest,
+            "Invalid Request: an answer to no pending request",
+          );
     if (!("id" in rpc)) {
-      const outcome = await handleLegacy(this.server, session, rpc, { sink: session.standalone ?? { notify() {} }, signal: request.signal });
-      return outcome.response ? body(outcome.status, outcome.response, headers) : body(202, undefined, headers);
+      const outcome = await handleLegacy(this.server, session, rpc, {
+        sink: session.standalone ?? { notify() {} },
+        signal: request.signal,
+      });
+      return outcome.response
+        ? body(outcome.status, outcome.response, headers)
+        : body(202, undefined, headers);
     }
     // Requests answer on an event stream, so server-to-client requests (sampling, elicitation) can use it.
     const stream = new EventStream();
-    void handleLegacy(this.server, session, rpc, { sink: stream, signal: request.signal }).then((outcome) => {
-      if (outcome.response) stream.notify(outcome.response);
-      stream.end();
-      if (isInitialize && outcome.response && "error" in outcome.response) this.sessions.delete(session.id);
-    });
+    void handleLegacy(this.server, session, rpc, { sink: stream, signal: request.signal }).then(
+      (outcome) => {
+        if (outcome.response) stream.notify(outcome.response);
+        stream.end();
+        if (isInitialize && outcome.response && "error" in outcome.response)
+          this.sessions.delete(session.id);
+      },
+    );
     return { kind: "stream", status: 200, headers: { ...SSE_HEADERS, ...headers }, stream };
   }
 
@@ -309,22 +442,36 @@ export class McpHttpHandler {
   /** GET: a legacy session's standalone stream; the modern era has none (405). */
   private openStandaloneStream(request: HttpRequest): HttpReply {
     const session = this.session(request);
-    if (!session) return request.header("mcp-session-id") === undefined ? body(405, undefined, { allow: "POST" }) : rpcError(404, null, Codes.InvalidRequest, "Session not found");
+    if (!session)
+      return request.header("mcp-session-id") === undefined
+        ? body(405, undefined, { allow: "POST" })
+        : rpcError(404, null, Codes.InvalidRequest, "Session not found");
     const stream = new EventStream();
     stream.keepAliveEvery(this.keepAliveMs);
     session.standalone = stream;
-    request.signal.addEventListener("abort", () => {
-      if (session.standalone === stream) delete session.standalone;
-      stream.end();
-    }, { once: true });
-    return { kind: "stream", status: 200, headers: { ...SSE_HEADERS, "mcp-session-id": session.id }, stream };
+    request.signal.addEventListener(
+      "abort",
+      () => {
+        if (session.standalone === stream) delete session.standalone;
+        stream.end();
+      },
+      { once: true },
+    );
+    return {
+      kind: "stream",
+      status: 200,
+      headers: { ...SSE_HEADERS, "mcp-session-id": session.id },
+      stream,
+    };
   }
 
   /** DELETE: ends a legacy session. */
   private endSession(request: HttpRequest): HttpReply {
     const id = request.header("mcp-session-id");
     if (id === undefined) return body(405, undefined, { allow: "POST" });
-    return this.sessions.delete(id) ? { kind: "body", status: 200, headers: {}, body: "" } : rpcError(404, null, Codes.InvalidRequest, "Session not found");
+    return this.sessions.delete(id)
+      ? { kind: "body", status: 200, headers: {}, body: "" }
+      : rpcError(404, null, Codes.InvalidRequest, "Session not found");
   }
 }
 
@@ -333,7 +480,8 @@ export function decodeHeaderValue(value: string): string | undefined {
   const match = /^=\?base64\?(.*)\?=$/.exec(value);
   if (!match) return value;
   const encoded = match[1]!;
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded))
+    return undefined;
   return Buffer.from(encoded, "base64").toString("utf8");
 }
 
@@ -345,8 +493,18 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
     if (declared > handler.maxBodyBytes) return tooLarge();
     const text = request.method === "POST" ? await request.text() : "";
     if (Buffer.byteLength(text) > handler.maxBodyBytes) return tooLarge();
-    const reply = await handler.handle({ method: request.method, path: url.pathname, header: (n) => request.headers.get(n) ?? undefined, body: text, signal: request.signal });
-    if (reply.kind === "body") return new Response(reply.body === "" ? null : reply.body, { status: reply.status, headers: reply.headers });
+    const reply = await handler.handle({
+      method: request.method,
+      path: url.pathname,
+      header: (n) => request.headers.get(n) ?? undefined,
+      body: text,
+      signal: request.signal,
+    });
+    if (reply.kind === "body")
+      return new Response(reply.body === "" ? null : reply.body, {
+        status: reply.status,
+        headers: reply.headers,
+      });
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -364,11 +522,18 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
 }
 
 function tooLarge(): Response {
-  return new Response(JSON.stringify(errorResponse(null, { code: Codes.InvalidRequest, message: "Request body too large" })), { status: 413, headers: JSON_HEADERS });
+  return new Response(
+    JSON.stringify(
+      errorResponse(null, { code: Codes.InvalidRequest, message: "Request body too large" }),
+    ),
+    { status: 413, headers: JSON_HEADERS },
+  );
 }
 
 /** A node:http request listener over the core. */
-export function nodeListener(handler: McpHttpHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeListener(
+  handler: McpHttpHandler,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const controller = new AbortController();
     res.on("close", () => {
@@ -382,7 +547,9 @@ export function nodeListener(handler: McpHttpHandler): (req: IncomingMessage, re
       size += chunk.length;
       if (size > handler.maxBodyBytes) {
         refused = true;
-        const payload = JSON.stringify(errorResponse(null, { code: Codes.InvalidRequest, message: "Request body too large" }));
+        const payload = JSON.stringify(
+          errorResponse(null, { code: Codes.InvalidRequest, message: "Request body too large" }),
+        );
         res.writeHead(413, { ...JSON_HEADERS, connection: "close" }).end(payload);
         req.destroy();
         return;
@@ -397,7 +564,15 @@ export function nodeListener(handler: McpHttpHandler): (req: IncomingMessage, re
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(", ") : value;
       };
-      void handler.handle({ method: req.method ?? "GET", path, header, body: Buffer.concat(chunks).toString("utf8"), signal: controller.signal }).then((reply) => write(res, reply));
+      void handler
+        .handle({
+          method: req.method ?? "GET",
+          path,
+          header,
+          body: Buffer.concat(chunks).toString("utf8"),
+          signal: controller.signal,
+        })
+        .then((reply) => write(res, reply));
     });
   };
 }
@@ -408,7 +583,10 @@ function write(res: ServerResponse, reply: HttpReply): void {
     return;
   }
   if (reply.kind === "body") {
-    res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+    res.writeHead(reply.status, {
+      ...reply.headers,
+      "content-length": Buffer.byteLength(reply.body),
+    });
     res.end(reply.body);
     return;
   }
@@ -422,7 +600,10 @@ function write(res: ServerResponse, reply: HttpReply): void {
 }
 
 /** Serves `server` over Streamable HTTP on node:http; resolves once it listens. */
-export async function serveHttp(server: McpServer, options: HttpOptions & { readonly port?: number; readonly host?: string } = {}): Promise<{ readonly url: string; readonly http: Server; close(): Promise<void> }> {
+export async function serveHttp(
+  server: McpServer,
+  options: HttpOptions & { readonly port?: number; readonly host?: string } = {},
+): Promise<{ readonly url: string; readonly http: Server; close(): Promise<void> }> {
   const handler = new McpHttpHandler(server, options);
   const http = createServer({ keepAliveTimeout: 65_000 }, nodeListener(handler));
   const host = options.host ?? "127.0.0.1";

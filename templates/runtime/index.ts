@@ -30,9 +30,26 @@ export type {
   ToolResult,
 } from "./server.js";
 export { McpError, NotImplemented, Codes, invalidParams, missingCapability } from "./errors.js";
-export { LOG_LEVELS, type ElicitAnswer, type ElicitParams, type LogLevel, type RequestContext, type SamplingParams } from "./context.js";
+export {
+  LOG_LEVELS,
+  type ElicitAnswer,
+  type ElicitParams,
+  type LogLevel,
+  type RequestContext,
+  type SamplingParams,
+} from "./context.js";
 export { RequestStateCodec, paramsDigest, canonicalJson } from "./request-state.js";
-export { McpHttpHandler, EventStream, fetchHandler, nodeListener, serveHttp, decodeHeaderValue, type HttpOptions, type HttpReply, type HttpRequest } from "./http.js";
+export {
+  McpHttpHandler,
+  EventStream,
+  fetchHandler,
+  nodeListener,
+  serveHttp,
+  decodeHeaderValue,
+  type HttpOptions,
+  type HttpReply,
+  type HttpRequest,
+} from "./http.js";
 export { serveStdio, type StdioOptions } from "./stdio.js";
 export { handleModern, type Exchange, type Outcome } from "./modern.js";
 export type { ProtocolModule } from "./protocol.js";

@@ -19,7 +19,12 @@ export type ParseOutcome =
   | { readonly ok: false; readonly error: JsonRpcErrorObject; readonly id: string | number | null };
 
 /** The outcome of `validate` in a generated module. */
-export type ValidationOutcome = { readonly ok: true } | { readonly ok: false; readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }> };
+export type ValidationOutcome =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }>;
+    };
 
 /** What a METHODS entry records. */
 export interface MethodEntry {
@@ -39,6 +44,10 @@ export interface ProtocolModule {
 }
 
 /** `validate` with a plain string name (the runtime names definitions from the tables). */
-export function validateDefinition(protocol: ProtocolModule, name: string, value: unknown): ValidationOutcome {
+export function validateDefinition(
+  protocol: ProtocolModule,
+  name: string,
+  value: unknown,
+): ValidationOutcome {
   return (protocol.validate as (name: string, value: unknown) => ValidationOutcome)(name, value);
 }

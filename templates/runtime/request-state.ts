@@ -32,33 +32,60 @@ export class RequestStateCodec {
    * @param key the HMAC key (at least 32 bytes); states sealed with another key do not open.
    * @param ttlMs how long a state stays valid.
    */
-  constructor(key: Uint8Array, readonly ttlMs: number) {
+  constructor(
+    key: Uint8Array,
+    readonly ttlMs: number,
+  ) {
     if (key.length < 32) throw new Error("requestState key must be at least 32 bytes");
     this.key = Buffer.from(key);
   }
 
   /** A codec with a key from MCP_REQUEST_STATE_KEY (hex or base64), or a random one for this process. */
-  static fromEnvironment(ttlMs = 10 * 60_000, env: NodeJS.ProcessEnv = process.env): RequestStateCodec {
+  static fromEnvironment(
+    ttlMs = 10 * 60_000,
+    env: NodeJS.ProcessEnv = process.env,
+  ): RequestStateCodec {
     const configured = env.MCP_REQUEST_STATE_KEY;
-    const key = configured ? (/^[0-9a-f]+$/i.test(configured) ? Buffer.from(configured, "hex") : Buffer.from(configured, "base64")) : randomBytes(32);
+    const key = configured
+      ? /^[0-9a-f]+$/i.test(configured)
+        ? Buffer.from(configured, "hex")
+        : Buffer.from(configured, "base64")
+      : randomBytes(32);
     return new RequestStateCodec(key, ttlMs);
   }
 
   /** Seals a payload for `method` and `paramsDigest`. */
-  seal(method: string, digest: string, answers: Record<string, unknown>, state: Record<string, unknown>, now = Date.now()): string {
-    const payload: RequestStatePayload = { m: method, d: digest, exp: now + this.ttlMs, a: answers, s: state };
+  seal(
+    method: string,
+    digest: string,
+    answers: Record<string, unknown>,
+    state: Record<string, unknown>,
+    now = Date.now(),
+  ): string {
+    const payload: RequestStatePayload = {
+      m: method,
+      d: digest,
+      exp: now + this.ttlMs,
+      a: answers,
+      s: state,
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
     return `${PREFIX}.${body}.${this.mac(body)}`;
   }
 
   /** Opens a state, or throws -32602 when it is malformed, tampered with, expired, or for another request. */
   open(token: string, method: string, digest: string, now = Date.now()): RequestStatePayload {
-    const reject = (reason: string) => new McpError(Codes.InvalidParams, "Invalid or expired requestState", { reason: "invalid_request_state", detail: reason });
+    const reject = (reason: string) =>
+      new McpError(Codes.InvalidParams, "Invalid or expired requestState", {
+        reason: "invalid_request_state",
+        detail: reason,
+      });
     const [prefix, body, mac, extra] = token.split(".");
     if (prefix !== PREFIX || !body || !mac || extra !== undefined) throw reject("malformed");
     const expected = Buffer.from(this.mac(body));
     const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw reject("signature");
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw reject("signature");
     let payload: RequestStatePayload;
     try {
       payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as RequestStatePayload;

@@ -31,10 +31,20 @@ export interface ToolResult {
 }
 
 /** A validator of tool arguments (or structured output), generated from the tool's schema. */
-export type SchemaCheck = (value: unknown) => { readonly ok: true } | { readonly ok: false; readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }> };
+export type SchemaCheck = (
+  value: unknown,
+) =>
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }>;
+    };
 
 /** Handles `tools/call` for one tool. */
-export type ToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+) => ToolResult | Promise<ToolResult>;
 
 /** A resource as resources/list shows it. */
 export interface ResourceDefinition {
@@ -64,14 +74,22 @@ export interface ReadResult {
 }
 
 /** Reads a resource; `variables` holds a template's matched variables. */
-export type ResourceReader = (uri: string, variables: Readonly<Record<string, string>>, ctx: RequestContext) => ReadResult | Promise<ReadResult>;
+export type ResourceReader = (
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+  ctx: RequestContext,
+) => ReadResult | Promise<ReadResult>;
 
 /** A prompt as prompts/list shows it. */
 export interface PromptDefinition {
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
-  readonly arguments?: ReadonlyArray<{ readonly name: string; readonly description?: string; readonly required?: boolean }>;
+  readonly arguments?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string;
+    readonly required?: boolean;
+  }>;
   readonly [key: string]: unknown;
 }
 
@@ -82,7 +100,10 @@ export interface PromptResult {
 }
 
 /** Handles `prompts/get` for one prompt. */
-export type PromptHandler = (args: Readonly<Record<string, string>>, ctx: RequestContext) => PromptResult | Promise<PromptResult>;
+export type PromptHandler = (
+  args: Readonly<Record<string, string>>,
+  ctx: RequestContext,
+) => PromptResult | Promise<PromptResult>;
 
 /** What a completion handler returns. */
 export interface CompletionResult {
@@ -92,7 +113,10 @@ export interface CompletionResult {
 }
 
 /** Handles `completion/complete`. */
-export type CompletionHandler = (params: Readonly<Record<string, unknown>>, ctx: RequestContext) => CompletionResult | Promise<CompletionResult>;
+export type CompletionHandler = (
+  params: Readonly<Record<string, unknown>>,
+  ctx: RequestContext,
+) => CompletionResult | Promise<CompletionResult>;
 
 /** How a server is set up. */
 export interface ServerOptions {
@@ -122,6 +146,7 @@ interface Tool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
   readonly checkArguments?: SchemaCheck;
+  readonly checkOutput?: SchemaCheck;
 }
 
 interface TemplateEntry {
@@ -144,9 +169,15 @@ export class McpServer {
   private readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   private readonly tools = new Map<string, Tool>();
   private readonly mirrored = new Map<string, ReadonlyArray<HeaderParameter>>();
-  private readonly resources = new Map<string, { definition: ResourceDefinition; read: ResourceReader }>();
+  private readonly resources = new Map<
+    string,
+    { definition: ResourceDefinition; read: ResourceReader }
+  >();
   private readonly templates: TemplateEntry[] = [];
-  private readonly prompts = new Map<string, { definition: PromptDefinition; handler: PromptHandler }>();
+  private readonly prompts = new Map<
+    string,
+    { definition: PromptDefinition; handler: PromptHandler }
+  >();
   private completion?: CompletionHandler;
 
   constructor(options: ServerOptions) {
@@ -158,15 +189,31 @@ export class McpServer {
     this.cache = options.cache ?? { ttlMs: 0, cacheScope: "private" };
     this.validateResults = options.validateResults ?? true;
     this.extensions = options.extensions ?? {};
-    this.onError = options.onError ?? ((error, where) => process.stderr.write(`mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
+    this.onError =
+      options.onError ??
+      ((error, where) =>
+        process.stderr.write(
+          `mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        ));
   }
 
   /** Adds a tool. Names are checked (1 to 128 of A-Z a-z 0-9 _ - .) and must be unique; tools/list keeps the order of registration. */
-  tool(definition: ToolDefinition, handler: ToolHandler, options: { readonly checkArguments?: SchemaCheck } = {}): this {
-    if (!TOOL_NAME.test(definition.name)) throw new Error(`tool name "${definition.name}" must be 1 to 128 of A-Z a-z 0-9 _ - .`);
-    if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is already registered`);
+  tool(
+    definition: ToolDefinition,
+    handler: ToolHandler,
+    options: { readonly checkArguments?: SchemaCheck; readonly checkOutput?: SchemaCheck } = {},
+  ): this {
+    if (!TOOL_NAME.test(definition.name))
+      throw new Error(`tool name "${definition.name}" must be 1 to 128 of A-Z a-z 0-9 _ - .`);
+    if (this.tools.has(definition.name))
+      throw new Error(`tool "${definition.name}" is already registered`);
     this.mirrored.set(definition.name, headerParametersOf(definition));
-    this.tools.set(definition.name, { definition, handler, ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}) });
+    this.tools.set(definition.name, {
+      definition,
+      handler,
+      ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
+      ...(options.checkOutput ? { checkOutput: options.checkOutput } : {}),
+    });
     return this;
   }
 
@@ -228,7 +275,8 @@ export class McpServer {
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: true, listChanged: true };
+    if (this.resources.size > 0 || this.templates.length > 0)
+      caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.completion) caps.completions = {};
     if (Object.keys(this.extensions).length > 0) caps.extensions = this.extensions;
@@ -238,7 +286,8 @@ export class McpServer {
   /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */
   offers(method: string): boolean {
     if (method.startsWith("tools/")) return this.tools.size > 0;
-    if (method.startsWith("resources/")) return this.resources.size > 0 || this.templates.length > 0;
+    if (method.startsWith("resources/"))
+      return this.resources.size > 0 || this.templates.length > 0;
     if (method.startsWith("prompts/")) return this.prompts.size > 0;
     if (method === "completion/complete") return this.completion !== undefined;
     return true;
@@ -251,7 +300,10 @@ export class McpServer {
   }
 
   /** `tools/call`: checks the arguments, runs the handler; a stub that is not written yet answers with a tool error. */
-  async callTool(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async callTool(
+    params: Readonly<Record<string, unknown>>,
+    ctx: RequestContext,
+  ): Promise<Record<string, unknown>> {
     const name = params.name as string;
     const tool = this.tools.get(name);
     if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name });
@@ -260,15 +312,31 @@ export class McpServer {
       const checked = tool.checkArguments(args);
       if (!checked.ok) {
         const first = checked.errors[0];
-        throw invalidParams(`Invalid arguments for tool ${name}: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`, { path: `/params/arguments${first?.path ?? ""}`, errors: checked.errors });
+        throw invalidParams(
+          `Invalid arguments for tool ${name}: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`,
+          { path: `/params/arguments${first?.path ?? ""}`, errors: checked.errors },
+        );
       }
     }
+    let result: ToolResult;
     try {
-      return { ...(await tool.handler(args, ctx)) };
+      result = await tool.handler(args, ctx);
     } catch (error) {
-      if (error instanceof NotImplemented) return { content: [{ type: "text", text: error.message }], isError: true };
+      if (error instanceof NotImplemented)
+        return { content: [{ type: "text", text: error.message }], isError: true };
       throw error;
     }
+    // A tool with an outputSchema MUST return conforming structured content (spec: tools, output schema).
+    if (tool.checkOutput && result.structuredContent !== undefined && !result.isError) {
+      const checked = tool.checkOutput(result.structuredContent);
+      if (!checked.ok)
+        throw new McpError(
+          Codes.InternalError,
+          `Internal error: tool ${name} returned structuredContent that does not match its outputSchema`,
+          { errors: checked.errors },
+        );
+    }
+    return { ...result };
   }
 
   /** `resources/list`. */
@@ -278,19 +346,26 @@ export class McpServer {
   }
 
   /** `resources/templates/list`. */
-  listResourceTemplates(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  listResourceTemplates(
+    params: Readonly<Record<string, unknown>> | undefined,
+  ): Record<string, unknown> {
     rejectCursor(params);
     return { resourceTemplates: this.templates.map((t) => t.definition) };
   }
 
   /** `resources/read`: a fixed resource, else the first template that matches; `notFound` builds the era's error. */
-  async readResource(params: Readonly<Record<string, unknown>>, ctx: RequestContext, notFound: (uri: string) => McpError): Promise<Record<string, unknown>> {
+  async readResource(
+    params: Readonly<Record<string, unknown>>,
+    ctx: RequestContext,
+    notFound: (uri: string) => McpError,
+  ): Promise<Record<string, unknown>> {
     const uri = params.uri as string;
     const fixed = this.resources.get(uri);
     if (fixed) return { ...(await notImplementedAsError(() => fixed.read(uri, {}, ctx))) };
     for (const template of this.templates) {
       const variables = template.match(uri);
-      if (variables) return { ...(await notImplementedAsError(() => template.read(uri, variables, ctx))) };
+      if (variables)
+        return { ...(await notImplementedAsError(() => template.read(uri, variables, ctx))) };
     }
     throw notFound(uri);
   }
@@ -302,18 +377,29 @@ export class McpServer {
   }
 
   /** `prompts/get`: checks required arguments, runs the handler. */
-  async getPrompt(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async getPrompt(
+    params: Readonly<Record<string, unknown>>,
+    ctx: RequestContext,
+  ): Promise<Record<string, unknown>> {
     const name = params.name as string;
     const prompt = this.prompts.get(name);
     if (!prompt) throw invalidParams(`Unknown prompt: ${name}`, { name });
     const args = (params.arguments ?? {}) as Record<string, string>;
-    const missing = (prompt.definition.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-    if (missing.length > 0) throw invalidParams(`Missing required arguments for prompt ${name}: ${missing.join(", ")}`, { missing });
+    const missing = (prompt.definition.arguments ?? [])
+      .filter((a) => a.required && args[a.name] === undefined)
+      .map((a) => a.name);
+    if (missing.length > 0)
+      throw invalidParams(`Missing required arguments for prompt ${name}: ${missing.join(", ")}`, {
+        missing,
+      });
     return { ...(await notImplementedAsError(() => prompt.handler(args, ctx))) };
   }
 
   /** `completion/complete`. */
-  async complete(params: Readonly<Record<string, unknown>>, ctx: RequestContext): Promise<Record<string, unknown>> {
+  async complete(
+    params: Readonly<Record<string, unknown>>,
+    ctx: RequestContext,
+  ): Promise<Record<string, unknown>> {
     const completion = await notImplementedAsError(() => this.completion!(params, ctx));
     return { completion: { ...completion, values: [...completion.values].slice(0, 100) } };
   }
@@ -322,10 +408,14 @@ export class McpServer {
   agreedFilter(requested: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const agreed: Record<string, unknown> = {};
     if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
-    if (requested.promptsListChanged === true && this.prompts.size > 0) agreed.promptsListChanged = true;
+    if (requested.promptsListChanged === true && this.prompts.size > 0)
+      agreed.promptsListChanged = true;
     const hasResources = this.resources.size > 0 || this.templates.length > 0;
     if (requested.resourcesListChanged === true && hasResources) agreed.resourcesListChanged = true;
-    if (Array.isArray(requested.resourceSubscriptions) && hasResources) agreed.resourceSubscriptions = requested.resourceSubscriptions.filter((u) => typeof u === "string");
+    if (Array.isArray(requested.resourceSubscriptions) && hasResources)
+      agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
+        (u) => typeof u === "string",
+      );
     return agreed;
   }
 }
@@ -352,13 +442,21 @@ export function headerParametersOf(tool: ToolDefinition): HeaderParameter[] {
     const node = schema as Record<string, unknown>;
     const header = node["x-mcp-header"];
     if (header !== undefined && path.length > 0) {
-      if (typeof header !== "string" || !TOKEN.test(header)) throw new Error(`tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`);
-      if (!["string", "integer", "boolean"].includes(node.type as string)) throw new Error(`tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`);
-      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase())) throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
+      if (typeof header !== "string" || !TOKEN.test(header))
+        throw new Error(
+          `tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`,
+        );
+      if (!["string", "integer", "boolean"].includes(node.type as string))
+        throw new Error(
+          `tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`,
+        );
+      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
+        throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
       found.push({ header, path });
     }
     const properties = node.properties;
-    if (properties && typeof properties === "object") for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
+    if (properties && typeof properties === "object")
+      for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
   };
   walk(tool.inputSchema, []);
   return found;
@@ -366,7 +464,8 @@ export function headerParametersOf(tool: ToolDefinition): HeaderParameter[] {
 
 /** This server issues no cursors, so any cursor is invalid (spec: pagination). */
 function rejectCursor(params: Readonly<Record<string, unknown>> | undefined): void {
-  if (params?.cursor !== undefined) throw invalidParams("Invalid cursor", { cursor: params.cursor });
+  if (params?.cursor !== undefined)
+    throw invalidParams("Invalid cursor", { cursor: params.cursor });
 }
 
 async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
@@ -379,7 +478,9 @@ async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
 }
 
 /** A matcher for an RFC 6570 level-1 template: `{name}` matches one path segment's worth of characters. */
-export function templateMatcher(template: string): (uri: string) => Record<string, string> | undefined {
+export function templateMatcher(
+  template: string,
+): (uri: string) => Record<string, string> | undefined {
   const names: string[] = [];
   const source = template
     .split(/(\{[^}]+\})/)

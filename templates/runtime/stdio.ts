@@ -30,19 +30,32 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
 
   const serve = async (message: Record<string, unknown>) => {
     const params = (message.params ?? {}) as Record<string, unknown>;
-    const meta = params._meta && typeof params._meta === "object" ? (params._meta as Record<string, unknown>) : undefined;
+    const meta =
+      params._meta && typeof params._meta === "object"
+        ? (params._meta as Record<string, unknown>)
+        : undefined;
     if (message.method === undefined) {
       session?.receive(message);
       return;
     }
     if (message.method === "notifications/cancelled") {
       running.get(params.requestId as string | number)?.abort();
-      if (session) await handleLegacy(server, session, message, { sink, signal: new AbortController().signal });
+      if (session)
+        await handleLegacy(server, session, message, {
+          sink,
+          signal: new AbortController().signal,
+        });
       return;
     }
     const modern = meta !== undefined && META.protocolVersion in meta;
     if (!modern && !(server.legacy && (session || message.method === "initialize"))) {
-      if ("id" in message) send(errorResponse(message.id, { code: Codes.InvalidParams, message: `Invalid params: missing _meta["${META.protocolVersion}"]` }));
+      if ("id" in message)
+        send(
+          errorResponse(message.id, {
+            code: Codes.InvalidParams,
+            message: `Invalid params: missing _meta["${META.protocolVersion}"]`,
+          }),
+        );
       return;
     }
     const controller = new AbortController();
@@ -50,7 +63,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     if (id !== undefined) running.set(id, controller);
     try {
       if (!modern && message.method === "initialize") session = sessions.create();
-      const outcome = modern ? await handleModern(server, message, { sink, signal: controller.signal }) : await handleLegacy(server, session!, message, { sink, signal: controller.signal });
+      const outcome = modern
+        ? await handleModern(server, message, { sink, signal: controller.signal })
+        : await handleLegacy(server, session!, message, { sink, signal: controller.signal });
       if (outcome.response && !controller.signal.aborted) send(outcome.response);
     } finally {
       if (id !== undefined) running.delete(id);
@@ -64,14 +79,28 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
     try {
       message = JSON.parse(line);
     } catch (error) {
-      send(errorResponse(null, { code: Codes.ParseError, message: "Parse error", data: { reason: (error as Error).message } }));
+      send(
+        errorResponse(null, {
+          code: Codes.ParseError,
+          message: "Parse error",
+          data: { reason: (error as Error).message },
+        }),
+      );
       return;
     }
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      send(errorResponse(null, { code: Codes.InvalidRequest, message: "Invalid Request", data: { reason: "a message must be a JSON object" } }));
+      send(
+        errorResponse(null, {
+          code: Codes.InvalidRequest,
+          message: "Invalid Request",
+          data: { reason: "a message must be a JSON object" },
+        }),
+      );
       return;
     }
-    serve(message as Record<string, unknown>).catch((error) => server.onError(error, "stdio transport"));
+    serve(message as Record<string, unknown>).catch((error) =>
+      server.onError(error, "stdio transport"),
+    );
   });
   return new Promise((resolve) =>
     lines.on("close", () => {

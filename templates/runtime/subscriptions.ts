@@ -23,19 +23,36 @@ export interface ChangeListener {
   deliver(change: Change): void;
 }
 
-const FILTER_KEY = { tools: "toolsListChanged", prompts: "promptsListChanged", resources: "resourcesListChanged" } as const;
-const LIST_CHANGED = { tools: "notifications/tools/list_changed", prompts: "notifications/prompts/list_changed", resources: "notifications/resources/list_changed" } as const;
+const FILTER_KEY = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+} as const;
+const LIST_CHANGED = {
+  tools: "notifications/tools/list_changed",
+  prompts: "notifications/prompts/list_changed",
+  resources: "notifications/resources/list_changed",
+} as const;
 
 /** The notification a change becomes. */
-export function changeNotification(change: Change, meta?: Record<string, unknown>): Record<string, unknown> {
+export function changeNotification(
+  change: Change,
+  meta?: Record<string, unknown>,
+): Record<string, unknown> {
   const params: Record<string, unknown> = change.kind === "resource" ? { uri: change.uri } : {};
   if (meta) params._meta = meta;
-  return { jsonrpc: "2.0", method: change.kind === "resource" ? "notifications/resources/updated" : LIST_CHANGED[change.kind], params };
+  return {
+    jsonrpc: "2.0",
+    method:
+      change.kind === "resource" ? "notifications/resources/updated" : LIST_CHANGED[change.kind],
+    params,
+  };
 }
 
 /** Whether a filter asks for a change. */
 export function wants(filter: SubscriptionFilter, change: Change): boolean {
-  if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) === true;
+  if (change.kind === "resource")
+    return filter.resourceSubscriptions?.includes(change.uri) === true;
   return filter[FILTER_KEY[change.kind]] === true;
 }
 

@@ -1,0 +1,230 @@
+/**
+ * `mcp-gen server <dir>`: a runnable, typed MCP server project.
+ *
+ * A project has two kinds of files. The user's own (package.json, README,
+ * src/*.ts, test/, tools.json, mcp-gen.json) are written once, from the
+ * Handlebars templates in templates/server (view models only, no logic)
+ * and the example folders. The generated ones (src/generated/,
+ * src/mcp-gen/runtime/) carry mcp-gen's banner and are rewritten by
+ * `mcp-gen generate` in the project whenever the spec or tools.json
+ * changes; nothing else is ever touched.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import Handlebars from "handlebars";
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
+import { formatFiles } from "../format/format.js";
+import { generate } from "../index.js";
+import { parseJsonText } from "../load/json.js";
+import { packageRoot, packageVersion } from "../load/package-root.js";
+import type { SchemaSources } from "../load/resolve-spec.js";
+import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { emitToolsModule, readTools, toolNamespace, type ToolSpec } from "./tools-module.js";
+
+/** What `mcp-gen server` is asked for. */
+export interface ServerScaffoldOptions {
+  readonly dir: string;
+  /** The revision (default 2026-07-28). */
+  readonly spec?: string;
+  /** The package name (default: the folder's name). */
+  readonly name?: string;
+  readonly extensions?: readonly string[];
+  /** A tools.json to take the tools from (default: the example's). */
+  readonly tools?: string;
+  readonly example?: "minimal" | "everything";
+  readonly transport?: "stdio" | "http" | "both";
+  readonly force?: boolean;
+  readonly sources?: SchemaSources;
+}
+
+/** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
+export interface ProjectSettings {
+  readonly kind: "server";
+  readonly revision: string;
+  readonly extensions: readonly string[];
+  /** The tools file, relative to the project. */
+  readonly tools: string;
+  readonly example: "minimal" | "everything";
+  readonly transport: "stdio" | "http" | "both";
+}
+
+/** The project settings file. */
+export const SETTINGS_FILE = "mcp-gen.json";
+/** The revision legacy clients are served with. */
+const LEGACY_REVISION = "2025-11-25";
+const FIRST_SCAFFOLDED = "2026-07-28";
+
+function templatesDir(...parts: string[]): string {
+  return join(packageRoot(), "templates", ...parts);
+}
+
+/** Checks a package name against npm's rules (the parts that matter for `npm install`). */
+export function packageNameProblem(name: string): string | undefined {
+  if (name.length === 0) return "it is empty";
+  if (name.length > 214) return "it is longer than 214 characters";
+  if (name !== name.toLowerCase()) return "it has uppercase letters";
+  if (/^[._]/.test(name)) return "it starts with . or _";
+  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(name)) return "it has characters npm does not allow";
+  if (["node_modules", "favicon.ico"].includes(name)) return "npm reserves it";
+  return undefined;
+}
+
+/** Refuses a target outside the current folder by way of `..` (an absolute path says where it goes). */
+function checkTarget(dir: string): void {
+  if (isAbsolute(dir)) return;
+  const inside = relative(process.cwd(), resolve(dir));
+  if (inside.startsWith("..") || isAbsolute(inside)) throw new McpGenError([diagnostic("MCPG707", { dir, reason: "it is outside the current folder (write the absolute path if you mean it)" }, { file: dir })]);
+}
+
+/** Builds every file of a new project; nothing is written. */
+export async function scaffoldServer(options: ServerScaffoldOptions): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
+  checkTarget(options.dir);
+  const revision = options.spec ?? FIRST_SCAFFOLDED;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED) throw new McpGenError([diagnostic("MCPG709", { revision }, { file: "--spec" })]);
+  const name = options.name ?? basename(resolve(options.dir));
+  const problem = packageNameProblem(name);
+  if (problem) throw new McpGenError([diagnostic("MCPG708", { name, reason: problem }, { file: options.name ? "--name" : options.dir })]);
+  const example = options.example ?? "minimal";
+  const settings: ProjectSettings = { kind: "server", revision, extensions: [...(options.extensions ?? [])], tools: "tools.json", example, transport: options.transport ?? "both" };
+  const toolsText = options.tools ? readFileSync(options.tools, "utf8") : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
+  const tools = readTools(parseJsonText(toolsText, options.tools ?? "tools.json"), options.tools ?? "tools.json");
+  const own = userFiles(settings, name, tools, toolsText, example, options.tools !== undefined);
+  const generated = await generatedFiles(settings, tools, options.sources);
+  return { files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)), settings };
+}
+
+/** Writes a new project at once (refusing a non-empty folder unless forced). */
+export function writeProject(dir: string, files: readonly EmittedFile[], force = false): void {
+  writeOutput(dir, files, { force, requireEmpty: true });
+}
+
+/** The user's own files: templates rendered with a small view model, example sources copied. */
+function userFiles(settings: ProjectSettings, name: string, tools: readonly ToolSpec[], toolsText: string, example: string, ownTools: boolean): EmittedFile[] {
+  const view = {
+    name,
+    revision: settings.revision,
+    extensions: settings.extensions,
+    http: settings.transport !== "stdio",
+    stdio: settings.transport !== "http",
+    both: settings.transport === "both",
+    tools: tools.map((t) => ({ name: t.name, key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name), namespace: toolNamespace(t.name), description: (t.description ?? t.name).replace(/\*\//g, "* /") })),
+  };
+  const files: EmittedFile[] = [];
+  const base = templatesDir("server");
+  for (const path of listTemplateFiles(base)) {
+    const target = path.replace(/\.hbs$/, "").replace(/^gitignore$/, ".gitignore");
+    const text = readFileSync(join(base, path), "utf8");
+    files.push({ path: target, contents: path.endsWith(".hbs") ? render(text, view) : text });
+  }
+  // An example replaces the stubs with working handlers; a user's tools.json keeps the stubs.
+  const exampleDir = templatesDir("server", "examples", example);
+  for (const path of listTemplateFiles(exampleDir)) {
+    if (path === "tools.json" || (ownTools && path === "src/tools.ts")) continue;
+    replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
+  }
+  files.push({ path: "tools.json", contents: toolsText.endsWith("\n") ? toolsText : `${toolsText}\n` });
+  files.push({ path: SETTINGS_FILE, contents: `${JSON.stringify(settings, null, 2)}\n` });
+  return files;
+}
+
+function replace(files: EmittedFile[], file: EmittedFile): void {
+  const i = files.findIndex((f) => f.path === file.path);
+  if (i >= 0) files[i] = file;
+  else files.push(file);
+}
+
+function listTemplateFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
+      const path = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (path !== "examples") walk(path);
+      } else out.push(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+const handlebars = Handlebars.create();
+handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));
+
+function render(template: string, view: object): string {
+  return handlebars.compile(template, { noEscape: true, strict: true })(view);
+}
+
+/**
+ * The generated files of a project: the protocol modules (copied from
+ * mcp-gen's committed generated/ when it has them, so no schema is
+ * downloaded; generated otherwise), the legacy revision's module, the
+ * tools module, and the runtime.
+ */
+export async function generatedFiles(settings: ProjectSettings, tools: readonly ToolSpec[], sources?: SchemaSources): Promise<EmittedFile[]> {
+  const folder = [settings.revision, ...settings.extensions].join("+");
+  const regenerate = "npx mcp-gen generate (in the project folder; settings in mcp-gen.json)";
+  const protocol = await protocolFiles(settings.revision, settings.extensions, folder, regenerate, sources);
+  const legacy = await protocolFiles(LEGACY_REVISION, [], LEGACY_REVISION, regenerate, sources);
+  const version = packageVersion();
+  const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
+  const index = {
+    path: "src/generated/protocol.gen.ts",
+    contents: `${banner}\n/** The revision this server serves, and the one it serves legacy (initialize) clients with. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { runValidator } from "./${folder}/support.gen.js";\n`,
+  };
+  const toolFiles = (await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
+  const formatted = await formatFiles([index, ...toolFiles.filter((f) => !f.path.includes("tool-validators"))]);
+  return [...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })), ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })), ...formatted, ...toolFiles.filter((f) => f.path.includes("tool-validators")), ...runtimeFiles(version)];
+}
+
+/** A revision's module: mcp-gen's committed copy (banner adjusted) when there is one, else freshly generated. */
+async function protocolFiles(revision: string, extensions: readonly string[], folder: string, regenerate: string, sources?: SchemaSources): Promise<EmittedFile[]> {
+  const committed = join(packageRoot(), "generated", folder);
+  if (existsSync(committed)) {
+    return readdirSync(committed)
+      .sort()
+      .map((path) => ({ path, contents: readFileSync(join(committed, path), "utf8").replace(/^ \* Regenerate: .*$/m, ` * Regenerate: ${regenerate}`) }));
+  }
+  const result = await generate({ spec: revision, extensions, out: `src/generated/${folder}`, regenerateCommand: regenerate, ...(sources ? { sources } : {}) });
+  return [...result.files];
+}
+
+/** The runtime, copied with a banner naming mcp-gen's version. */
+function runtimeFiles(version: string): EmittedFile[] {
+  const dir = templatesDir("runtime");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()
+    .map((f) => ({
+      path: `src/mcp-gen/runtime/${f}`,
+      contents: `/**\n * ${BANNER_MARK} ${version}: its server runtime, copied into this project. Do not edit: \`npx mcp-gen generate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
+    }));
+}
+
+/** Reads a project's mcp-gen.json. */
+export function readSettings(projectDir: string): ProjectSettings {
+  const file = join(projectDir, SETTINGS_FILE);
+  if (!existsSync(file)) throw new McpGenError([diagnostic("MCPG710", { file, reason: "not found" }, { file })]);
+  const value = parseJsonText(readFileSync(file, "utf8"), file) as unknown as ProjectSettings;
+  if (value.kind !== "server" || typeof value.revision !== "string" || typeof value.tools !== "string") throw new McpGenError([diagnostic("MCPG710", { file, reason: "it needs kind, revision and tools" }, { file })]);
+  return value;
+}
+
+/**
+ * Regenerates a project's generated files from its mcp-gen.json and
+ * tools.json (`mcp-gen generate` in the project folder); with `check`,
+ * only reports what differs. The user's files are never written.
+ */
+export async function regenerateProject(projectDir: string, options: { check?: boolean; sources?: SchemaSources } = {}): Promise<{ files: EmittedFile[]; stale: StaleFile[] }> {
+  const settings = readSettings(projectDir);
+  const toolsPath = join(projectDir, settings.tools);
+  const tools = readTools(parseJsonText(readFileSync(toolsPath, "utf8"), settings.tools), settings.tools);
+  const files = await generatedFiles(settings, tools, options.sources);
+  const groups = [
+    { dir: "src/generated", files: files.filter((f) => f.path.startsWith("src/generated/")) },
+    { dir: "src/mcp-gen/runtime", files: files.filter((f) => f.path.startsWith("src/mcp-gen/runtime/")) },
+  ].map((g) => ({ ...g, files: g.files.map((f) => ({ ...f, path: f.path.slice(g.dir.length + 1) })) }));
+  const stale = groups.flatMap((g) => checkOutput(join(projectDir, g.dir), g.files).map((s) => ({ ...s, path: `${g.dir}/${s.path}` })));
+  if (!options.check) for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
+  return { files, stale };
+}

@@ -1,0 +1,194 @@
+/**
+ * A project's tools module (`src/generated/tools.gen.ts`), from its
+ * tools.json: each tool's definition, the TypeScript types of its
+ * arguments and structured output (json-schema-to-typescript), validators
+ * for both compiled now (ajv standalone, so nothing compiles at run time),
+ * the typed `ToolHandlers` map, and `registerTools`.
+ *
+ * Tool schemas follow the spec's JSON Schema rules (server/tools): 2020-12
+ * when `$schema` is absent, draft-07 when declared, any other dialect an
+ * error; remote `$ref`s are never fetched; depth and size are bounded.
+ */
+import { Ajv, type Options } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standalone from "ajv/dist/standalone/index.js";
+import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { layOut } from "../emit/emit-validators.js";
+import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
+import { jsDoc, literal, propertyKey } from "../emit/names.js";
+import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
+import { forEachSchema } from "../load/schema-walk.js";
+
+const standaloneCode = standalone as unknown as typeof standalone.default;
+
+/** A tool of tools.json. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
+  readonly annotations?: JsonObject;
+}
+
+/** The module paths inside `src/generated/`. */
+export const TOOLS_MODULE = "tools.gen.ts";
+const VALIDATOR_MODULES = { "2020-12": "tool-validators-2020.gen.ts", "draft-07": "tool-validators-draft-07.gen.ts" } as const;
+
+const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
+  "https://json-schema.org/draft/2020-12/schema": "2020-12",
+  "http://json-schema.org/draft-07/schema#": "draft-07",
+  "http://json-schema.org/draft-07/schema": "draft-07",
+};
+/** Bounds on a tool schema, so a hostile tools.json cannot make generation (or validation) explode. */
+const LIMITS = { depth: 32, subschemas: 2000 } as const;
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Parses and checks tools.json; every problem is reported together. */
+export function readTools(value: unknown, file: string): ToolSpec[] {
+  const problems: Diagnostic[] = [];
+  const where = (pointer: string) => ({ file, pointer });
+  if (!Array.isArray(value)) throw new McpGenError([diagnostic("MCPG701", { reason: "tools.json must be an array of tool definitions" }, where(""))]);
+  const names = new Set<string>();
+  value.forEach((tool, i) => {
+    const at = `/${i}`;
+    if (!isJsonObject(tool)) return problems.push(diagnostic("MCPG701", { reason: "a tool must be an object" }, where(at)));
+    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) problems.push(diagnostic("MCPG702", { name: String(tool.name) }, where(`${at}/name`)));
+    else if (names.has(tool.name)) problems.push(diagnostic("MCPG701", { reason: `tool ${tool.name} is defined twice` }, where(`${at}/name`)));
+    else names.add(tool.name);
+    if (tool.description !== undefined && typeof tool.description !== "string") problems.push(diagnostic("MCPG701", { reason: "description must be a string" }, where(`${at}/description`)));
+    for (const key of ["inputSchema", "outputSchema"] as const) {
+      const schema = tool[key];
+      if (schema === undefined && key === "outputSchema") continue;
+      if (!isJsonObject(schema) || schema.type !== "object") problems.push(diagnostic("MCPG701", { reason: `${key} must be a JSON Schema with "type": "object"` }, where(`${at}/${key}`)));
+      else problems.push(...schemaProblems(schema, file, `${at}/${key}`));
+    }
+    return undefined;
+  });
+  if (problems.length > 0) throw new McpGenError(problems);
+  return value as ToolSpec[];
+}
+
+/** The dialect of a tool schema: 2020-12 unless it declares draft-07. */
+export function dialectOf(schema: JsonObject): "2020-12" | "draft-07" | undefined {
+  return schema.$schema === undefined ? "2020-12" : typeof schema.$schema === "string" ? DIALECTS[schema.$schema] : undefined;
+}
+
+function schemaProblems(schema: JsonObject, file: string, pointer: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!dialectOf(schema)) out.push(diagnostic("MCPG703", { dialect: String(schema.$schema) }, { file, pointer: `${pointer}/$schema` }));
+  let count = 0;
+  let deepest = 0;
+  forEachSchema(schema, pointer, (node, at) => {
+    count++;
+    deepest = Math.max(deepest, at.split("/").length - pointer.split("/").length);
+    if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
+  });
+  if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
+    out.push(diagnostic("MCPG705", { subschemas: count, depth: Math.ceil(deepest / 2), limits: `${LIMITS.subschemas} subschemas, depth ${LIMITS.depth}` }, { file, pointer }));
+  }
+  return out;
+}
+
+/** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
+export function toolNamespace(name: string): string {
+  const pascal = name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
+  return /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal || "Tool";
+}
+
+/** Emits tools.gen.ts and the validator modules it imports. */
+export async function emitToolsModule(tools: readonly ToolSpec[], bannerText: string, runtimeImport: string, protocolImport: string): Promise<EmittedFile[]> {
+  const validators = compileValidators(tools);
+  const file = new TsFileBuilder(TOOLS_MODULE)
+    .importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult")
+    .importValues(protocolImport, "runValidator");
+  for (const [dialect, module] of Object.entries(VALIDATOR_MODULES)) {
+    if (validators.files.some((f) => f.path === module)) file.importNamespace(`./${module.replace(/\.ts$/, ".js")}`, dialect === "2020-12" ? "checks2020" : "checks07", false);
+  }
+  for (const tool of tools) file.add(await toolTypes(tool));
+  file.add(`${jsDoc("Every tool, as tools/list shows it (from tools.json).")}export const TOOLS = ${JSON.stringify(tools, null, 2)} as const;`);
+  file.add(argumentsMap(tools));
+  file.add(CHECK_ADAPTER);
+  file.add(`${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}export const TOOL_CHECKS: { readonly [name: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck } } = {\n${tools.map((t) => `  ${propertyKey(t.name)}: ${validators.checks.get(t.name)},`).join("\n")}\n};`);
+  file.add(HANDLERS);
+  return [file.build(bannerText), ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` }))];
+}
+
+async function toolTypes(tool: ToolSpec): Promise<string> {
+  const ns = toolNamespace(tool.name);
+  const args = await typeOf(tool.inputSchema, "Arguments");
+  const output = tool.outputSchema ? await typeOf(tool.outputSchema, "StructuredContent") : "export type StructuredContent = unknown;";
+  return `${jsDoc(`Types of tool ${literal(tool.name)}.`)}export namespace ${ns} {\n${args}\n${output}\n}`;
+}
+
+async function typeOf(schema: JsonObject, name: string): Promise<string> {
+  const { $schema: _s, $id: _i, title: _t, ...rest } = schema;
+  const source = await compile(rest as JSONSchema, name, { bannerComment: "", format: false, additionalProperties: false, unknownAny: true, strictIndexSignatures: false, $refOptions: { resolve: { external: false, file: false, http: false } } });
+  return source.trim();
+}
+
+function argumentsMap(tools: readonly ToolSpec[]): string {
+  const args = tools.map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.Arguments;`).join("\n");
+  const outputs = tools.map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.StructuredContent;`).join("\n");
+  return `${jsDoc("The arguments of each tool, by name.")}export interface ToolArguments {\n${args}\n}\n\n${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}export interface ToolOutputs {\n${outputs}\n}`;
+}
+
+const HANDLERS = `${jsDoc("What a tool handler returns: content, and structuredContent typed by the tool's outputSchema.")}export type TypedToolResult<S> = Omit<ToolResult, "structuredContent"> & { readonly structuredContent?: S };
+
+${jsDoc("A handler for every tool of tools.json, typed by its schemas.")}export type ToolHandlers = {
+  readonly [K in keyof ToolArguments]: (args: ToolArguments[K], ctx: RequestContext) => TypedToolResult<ToolOutputs[K]> | Promise<TypedToolResult<ToolOutputs[K]>>;
+};
+
+${jsDoc("Registers every tool of tools.json on \`server\`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
+  for (const definition of TOOLS) {
+    const handler = handlers[definition.name] as (args: never, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+    const checks = TOOL_CHECKS[definition.name]!;
+    server.tool(definition, handler as never, { checkArguments: checks.arguments, ...(checks.output ? { checkOutput: checks.output } : {}) });
+  }
+}`;
+
+/**
+ * Compiles every tool schema with ajv, in one standalone module per
+ * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
+ * that wrap each compiled function as a SchemaCheck.
+ */
+function compileValidators(tools: readonly ToolSpec[]): { files: EmittedFile[]; checks: Map<string, string> } {
+  const groups = { "2020-12": [] as Array<{ id: string; schema: JsonObject }>, "draft-07": [] as Array<{ id: string; schema: JsonObject }> };
+  const checks = new Map<string, string>();
+  tools.forEach((tool, i) => {
+    const entry = (schema: JsonObject, kind: "input" | "output") => {
+      const dialect = dialectOf(schema)!;
+      const id = `tool${i}_${kind}`;
+      const { $schema: _s, ...rest } = schema;
+      groups[dialect].push({ id, schema: { ...rest, $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}` } });
+      return `check(${dialect === "2020-12" ? "checks2020" : "checks07"}.${id})`;
+    };
+    const input = entry(tool.inputSchema, "input");
+    const output = tool.outputSchema ? entry(tool.outputSchema, "output") : undefined;
+    checks.set(tool.name, `{ arguments: ${input}${output ? `, output: ${output}` : ""} }`);
+  });
+  const files: EmittedFile[] = [];
+  for (const [dialect, entries] of Object.entries(groups) as Array<["2020-12" | "draft-07", typeof groups["2020-12"]]>) {
+    if (entries.length === 0) continue;
+    const options: Options = { code: { source: true, esm: true, lines: true }, strict: false, allowUnionTypes: true, validateFormats: false, allErrors: false, messages: false, inlineRefs: false };
+    const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+    for (const e of entries) ajv.addSchema(e.schema as never);
+    const code = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])));
+    if (/require\("/.test(code)) throw new McpGenError([diagnostic("MCPG706", { reason: "a tool schema needs ajv runtime helpers (e.g. uniqueItems over objects or unicode string lengths) that standalone code cannot inline yet" })]);
+    files.push({ path: VALIDATOR_MODULES[dialect], contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${layOut(code.replace(/^"use strict";/, ""))}\n` });
+  }
+  return { files, checks };
+}
+
+/** Turns a compiled validator into a SchemaCheck, with the errors every generated validator reports. */
+const CHECK_ADAPTER = `const check =
+  (validate: Parameters<typeof runValidator>[0]): SchemaCheck =>
+  (value) =>
+    runValidator(validate, value);`;
+
+export type { JsonValue };
