@@ -5,9 +5,7 @@
  * that project's generated files from its mcp-gen.json.
  */
 import type { CommandModule } from "yargs";
-import { checkOutput, generate, staleFileDiagnostics, writeOutput } from "../index.js";
 import { existsSync } from "node:fs";
-import { regenerateProject, SETTINGS_FILE } from "../scaffold/scaffold.js";
 import { EXIT, printDiagnostics, usage } from "./output.js";
 
 interface GenerateArgs {
@@ -45,6 +43,8 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     if (args.spec === undefined && args.out === undefined) return regenerateHere(args);
     if (args.spec === undefined || args.out === undefined) throw usage(`--${args.spec === undefined ? "spec" : "out"} is required with --${args.spec === undefined ? "out" : "spec"} (leave out both in a project made by mcp-gen server)`);
     if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
+    // Loaded here, not at start-up, so --help and usage errors answer at once.
+    const { checkOutput, generate, staleFileDiagnostics, writeOutput } = await import("../index.js");
     const result = await generate({ spec: args.spec, extensions: args.extension, out: args.out });
     printDiagnostics(result.diagnostics, args.quiet);
     if (args.check) {
@@ -65,8 +65,10 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
 
 /** Regenerates the project in the current folder (its mcp-gen.json says how). */
 async function regenerateHere(args: GenerateArgs): Promise<void> {
-  if (!existsSync(SETTINGS_FILE)) throw usage("--spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)");
+  if (!existsSync("mcp-gen.json")) throw usage("--spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)");
   if (!args.quiet) process.stderr.write(`mcp-gen: regenerating the project in ${process.cwd()}\n`);
+  const { regenerateProject } = await import("../scaffold/scaffold.js");
+  const { staleFileDiagnostics } = await import("../write/write-output.js");
   const { files, stale } = await regenerateProject(process.cwd(), { check: args.check });
   if (args.check && stale.length > 0) {
     printDiagnostics(staleFileDiagnostics(".", stale));

@@ -2,7 +2,6 @@
  * `mcp-gen server <dir>`: scaffold a runnable, typed MCP server project.
  */
 import type { CommandModule } from "yargs";
-import { scaffoldServer, writeProject } from "../scaffold/scaffold.js";
 
 interface ServerArgs {
   dir: string;
@@ -36,6 +35,7 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       .example("$0 server conformance --example everything", "the server the conformance suite expects") as never,
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
+    const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");
     const { files } = await scaffoldServer({
       dir: args.dir,
       spec: args.spec,
