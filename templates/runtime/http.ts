@@ -12,6 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { NotificationSink } from "./context.js";
 import { Codes } from "./errors.js";
+import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
 import { handleLegacy, LegacySessions, type LegacySession } from "./legacy.js";
 import { errorResponse, handleModern, META, type Outcome } from "./modern.js";
 import type { McpServer } from "./server.js";
@@ -232,6 +233,10 @@ export class McpHttpHandler {
   }
 
   private async post(request: HttpRequest): Promise<HttpReply> {
+    if (nestsDeeperThan(request.body, MAX_DEPTH))
+      return rpcError(400, null, Codes.InvalidRequest, "Invalid Request", {
+        reason: `the message nests deeper than ${MAX_DEPTH} levels`,
+      });
     let message: unknown;
     try {
       message = JSON.parse(request.body);

@@ -8,6 +8,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { Codes } from "./errors.js";
+import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
 import { handleLegacy, type LegacySession, LegacySessions } from "./legacy.js";
 import { errorResponse, handleModern, META } from "./modern.js";
 import type { McpServer } from "./server.js";
@@ -75,6 +76,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Promi
   const lines = createInterface({ input, crlfDelay: Infinity });
   lines.on("line", (line) => {
     if (line.trim() === "") return;
+    if (nestsDeeperThan(line, MAX_DEPTH)) {
+      send(
+        errorResponse(null, {
+          code: Codes.InvalidRequest,
+          message: "Invalid Request",
+          data: { reason: `the message nests deeper than ${MAX_DEPTH} levels` },
+        }),
+      );
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(line);
