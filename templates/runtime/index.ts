@@ -15,6 +15,7 @@ export { McpServer, templateMatcher, headerParametersOf } from "./server.js";
 export type {
   CompletionHandler,
   CompletionResult,
+  MethodHandler,
   HeaderParameter,
   PromptDefinition,
   PromptHandler,

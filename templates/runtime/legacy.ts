@@ -260,6 +260,8 @@ async function routeLegacy(
         );
       if (method === "prompts/get") return server.getPrompt(params, ctx);
       if (method === "completion/complete") return server.complete(params, ctx);
+      const custom = server.customMethod(method);
+      if (custom) return custom(params, ctx);
       throw new McpError(Codes.MethodNotFound, "Method not found", { method });
     }
   }

@@ -160,6 +160,8 @@ async function route(
           );
         if (method === "prompts/get") return server.getPrompt(params, ctx);
         if (method === "completion/complete") return server.complete(params, ctx);
+        const custom = server.customMethod(method);
+        if (custom) return custom(params, ctx);
         throw new McpError(Codes.MethodNotFound, "Method not found", { method }, 404);
       });
   }
@@ -188,7 +190,7 @@ async function withInputs(
   meta: Record<string, unknown>,
   mrtr: boolean,
   exchange: Exchange,
-  run: (ctx: ModernContext) => Promise<Record<string, unknown>>,
+  run: (ctx: ModernContext) => Record<string, unknown> | Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const digest = mrtr ? paramsDigest(params) : "";
   const sealed =

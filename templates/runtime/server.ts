@@ -31,9 +31,7 @@ export interface ToolResult {
 }
 
 /** A validator of tool arguments (or structured output), generated from the tool's schema. */
-export type SchemaCheck = (
-  value: unknown,
-) =>
+export type SchemaCheck = (value: unknown) =>
   | { readonly ok: true }
   | {
       readonly ok: false;
@@ -118,6 +116,12 @@ export type CompletionHandler = (
   ctx: RequestContext,
 ) => CompletionResult | Promise<CompletionResult>;
 
+/** Handles a request method the runtime has no built-in handler for (an extension's, such as tasks/get). */
+export type MethodHandler = (
+  params: Readonly<Record<string, unknown>>,
+  ctx: RequestContext,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
 /** How a server is set up. */
 export interface ServerOptions {
   /** The generated module of the revision served (e.g. generated/2026-07-28). */
@@ -179,6 +183,7 @@ export class McpServer {
     { definition: PromptDefinition; handler: PromptHandler }
   >();
   private completion?: CompletionHandler;
+  private readonly methods = new Map<string, MethodHandler>();
 
   constructor(options: ServerOptions) {
     this.protocol = options.protocol;
@@ -244,6 +249,22 @@ export class McpServer {
   completions(handler: CompletionHandler): this {
     this.completion = handler;
     return this;
+  }
+
+  /**
+   * Handles a request method of the protocol module that has no built-in
+   * handler, typically an extension's (`tasks/get`). Requests are validated
+   * against their definition first, and results are shaped and checked as
+   * for every other method.
+   */
+  method(name: string, handler: MethodHandler): this {
+    this.methods.set(name, handler);
+    return this;
+  }
+
+  /** The handler registered for `method` with {@link McpServer.method}, if any. */
+  customMethod(method: string): MethodHandler | undefined {
+    return this.methods.get(method);
   }
 
   /** Tells listeners that the tool list changed. */
