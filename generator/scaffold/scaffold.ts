@@ -77,6 +77,15 @@ function checkTarget(dir: string): void {
   if (inside.startsWith("..") || isAbsolute(inside)) throw new McpGenError([diagnostic("MCPG707", { dir, reason: "it is outside the current folder (write the absolute path if you mean it)" }, { file: dir })]);
 }
 
+/** A tools file's text; a file that cannot be read is the user's to fix (MCPG701), not a crash. */
+function readToolsFile(path: string, shown = path): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new McpGenError([diagnostic("MCPG701", { reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }, { file: shown })]);
+  }
+}
+
 /** Builds every file of a new project; nothing is written. */
 export async function scaffoldServer(options: ServerScaffoldOptions): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
   checkTarget(options.dir);
@@ -87,7 +96,7 @@ export async function scaffoldServer(options: ServerScaffoldOptions): Promise<{ 
   if (problem) throw new McpGenError([diagnostic("MCPG708", { name, reason: problem }, { file: options.name ? "--name" : options.dir })]);
   const example = options.example ?? "minimal";
   const settings: ProjectSettings = { kind: "server", revision, extensions: [...(options.extensions ?? [])], tools: "tools.json", example, transport: options.transport ?? "both" };
-  const toolsText = options.tools ? readFileSync(options.tools, "utf8") : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
+  const toolsText = options.tools ? readToolsFile(options.tools) : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
   const tools = readTools(parseJsonText(toolsText, options.tools ?? "tools.json"), options.tools ?? "tools.json");
   const own = userFiles(settings, name, tools, toolsText, example, options.tools !== undefined);
   const generated = await generatedFiles(settings, tools, options.sources);
@@ -170,7 +179,7 @@ export async function generatedFiles(settings: ProjectSettings, tools: readonly 
   const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
   const index = {
     path: "src/generated/protocol.gen.ts",
-    contents: `${banner}\n/** The revision this server serves, and the one it serves legacy (initialize) clients with. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { runValidator } from "./${folder}/support.gen.js";\n`,
+    contents: `${banner}\n/** The revision this server serves, the one it serves legacy (initialize) clients with, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n`,
   };
   const toolFiles = (await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
   const formatted = await formatFiles([index, ...toolFiles.filter((f) => !f.path.includes("tool-validators"))]);
@@ -218,7 +227,7 @@ export function readSettings(projectDir: string): ProjectSettings {
 export async function regenerateProject(projectDir: string, options: { check?: boolean; sources?: SchemaSources } = {}): Promise<{ files: EmittedFile[]; stale: StaleFile[] }> {
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
-  const tools = readTools(parseJsonText(readFileSync(toolsPath, "utf8"), settings.tools), settings.tools);
+  const tools = readTools(parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools), settings.tools);
   const files = await generatedFiles(settings, tools, options.sources);
   const groups = [
     { dir: "src/generated", files: files.filter((f) => f.path.startsWith("src/generated/")) },

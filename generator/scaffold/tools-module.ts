@@ -77,7 +77,8 @@ export function dialectOf(schema: JsonObject): "2020-12" | "draft-07" | undefine
 
 function schemaProblems(schema: JsonObject, file: string, pointer: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (!dialectOf(schema)) out.push(diagnostic("MCPG703", { dialect: String(schema.$schema) }, { file, pointer: `${pointer}/$schema` }));
+  const dialect = dialectOf(schema);
+  if (!dialect) out.push(diagnostic("MCPG703", { dialect: String(schema.$schema) }, { file, pointer: `${pointer}/$schema` }));
   let count = 0;
   let deepest = 0;
   forEachSchema(schema, pointer, (node, at) => {
@@ -88,7 +89,33 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
   if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
     out.push(diagnostic("MCPG705", { subschemas: count, depth: Math.ceil(deepest / 2), limits: `${LIMITS.subschemas} subschemas, depth ${LIMITS.depth}` }, { file, pointer }));
   }
+  if (out.length === 0 && dialect) {
+    const problem = compileProblem(schema, dialect);
+    if (problem) out.push(diagnostic("MCPG706", { reason: problem }, { file, pointer }));
+  }
   return out;
+}
+
+/** ajv's options for tool schemas: lenient about unknown keywords (annotations such as x-mcp-header), formats not checked. */
+const AJV_OPTIONS: Options = { strict: false, allowUnionTypes: true, validateFormats: false, allErrors: false, messages: false, inlineRefs: false };
+
+function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
+  return dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+}
+
+/**
+ * Why ajv cannot compile a schema (it is not valid in its dialect, a
+ * pattern is not a regular expression, a local $ref points to nothing),
+ * so that is reported as the user's problem rather than a crash.
+ */
+function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): string | undefined {
+  const { $schema: _s, ...rest } = schema;
+  try {
+    createAjv(dialect, { ...AJV_OPTIONS, messages: true }).compile(rest);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
@@ -103,7 +130,7 @@ export function toolNamespace(name: string): string {
 
 /** Emits tools.gen.ts and the validator modules it imports. */
 export async function emitToolsModule(tools: readonly ToolSpec[], bannerText: string, runtimeImport: string, protocolImport: string): Promise<EmittedFile[]> {
-  const validators = compileValidators(tools);
+  const validators = compileValidators(tools, protocolImport);
   const file = new TsFileBuilder(TOOLS_MODULE)
     .importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult")
     .importValues(protocolImport, "runValidator");
@@ -152,12 +179,18 @@ ${jsDoc("Registers every tool of tools.json on \`server\`, with its handler; arg
   }
 }`;
 
+/** ajv's runtime helpers that standalone code `require()`s (minLength, maxLength; uniqueItems, const and enum over objects), mapped to exports of the protocol module. */
+const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
+  'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
+  'require("ajv/dist/runtime/equal").default': "deepEqual",
+};
+
 /**
  * Compiles every tool schema with ajv, in one standalone module per
  * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
  * that wrap each compiled function as a SchemaCheck.
  */
-function compileValidators(tools: readonly ToolSpec[]): { files: EmittedFile[]; checks: Map<string, string> } {
+function compileValidators(tools: readonly ToolSpec[], protocolImport: string): { files: EmittedFile[]; checks: Map<string, string> } {
   const groups = { "2020-12": [] as Array<{ id: string; schema: JsonObject }>, "draft-07": [] as Array<{ id: string; schema: JsonObject }> };
   const checks = new Map<string, string>();
   tools.forEach((tool, i) => {
@@ -175,14 +208,22 @@ function compileValidators(tools: readonly ToolSpec[]): { files: EmittedFile[]; 
   const files: EmittedFile[] = [];
   for (const [dialect, entries] of Object.entries(groups) as Array<["2020-12" | "draft-07", typeof groups["2020-12"]]>) {
     if (entries.length === 0) continue;
-    const options: Options = { code: { source: true, esm: true, lines: true }, strict: false, allowUnionTypes: true, validateFormats: false, allErrors: false, messages: false, inlineRefs: false };
-    const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+    const ajv = createAjv(dialect, { ...AJV_OPTIONS, code: { source: true, esm: true, lines: true } });
     for (const e of entries) ajv.addSchema(e.schema as never);
-    const code = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])));
-    if (/require\("/.test(code)) throw new McpGenError([diagnostic("MCPG706", { reason: "a tool schema needs ajv runtime helpers (e.g. uniqueItems over objects or unicode string lengths) that standalone code cannot inline yet" })]);
-    files.push({ path: VALIDATOR_MODULES[dialect], contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${layOut(code.replace(/^"use strict";/, ""))}\n` });
+    const { code, helpers } = replaceRuntimeRequires(standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string]))));
+    const imports = helpers.length > 0 ? `import { ${helpers.join(", ")} } from ${literal(protocolImport)};\n\n` : "";
+    files.push({ path: VALIDATOR_MODULES[dialect], contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${imports}${layOut(code.replace(/^"use strict";/, ""))}\n` });
   }
   return { files, checks };
+}
+
+/** Points ajv's `require()`s of its runtime helpers at the protocol module's copies; any other `require()` cannot run in an ES module. */
+function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {
+  const helpers = Object.keys(RUNTIME_HELPERS).filter((call) => code.includes(call));
+  const out = helpers.reduce((text, call) => text.split(call).join(RUNTIME_HELPERS[call]!), code);
+  const leftover = /require\("[^"]+"\)/.exec(out);
+  if (leftover) throw new McpGenError([diagnostic("MCPG706", { reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline` })]);
+  return { code: out, helpers: helpers.map((call) => RUNTIME_HELPERS[call]!).sort() };
 }
 
 /** Turns a compiled validator into a SchemaCheck, with the errors every generated validator reports. */
