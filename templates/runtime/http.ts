@@ -67,6 +67,10 @@ const SSE_HEADERS = {
 };
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]", "::1"];
 const NAMED = new Set(["tools/call", "resources/read", "prompts/get"]);
+/** What a header value may hold as is: visible ASCII, space and tab (spec: value encoding); anything else comes base64-encoded. */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+/** A decimal number, as clients write integer parameters into headers. */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 /** The first revision whose requests carry `_meta` instead of a session. */
 const FIRST_MODERN = "2026-07-28";
 
@@ -350,6 +354,7 @@ export class McpHttpHandler {
     const name = request.header("mcp-name");
     if (name === undefined)
       return typeof expected === "string" ? "the Mcp-Name header is missing" : undefined;
+    if (!HEADER_SAFE.test(name)) return unsafeHeader("Mcp-Name");
     const decoded = decodeHeaderValue(name.trim());
     if (decoded === undefined) return "the Mcp-Name header is not valid base64";
     if (decoded !== expected)
@@ -372,11 +377,13 @@ export class McpHttpHandler {
       const raw = request.header(`mcp-param-${header}`);
       if (value === undefined || value === null) continue;
       if (raw === undefined) return `the Mcp-Param-${header} header is missing`;
+      if (!HEADER_SAFE.test(raw)) return unsafeHeader(`Mcp-Param-${header}`);
       const decoded = decodeHeaderValue(raw.trim());
       if (decoded === undefined) return `the Mcp-Param-${header} header is not valid base64`;
+      // Numerically ("42.0" is 42), but only decimal numbers: Number() also reads "", "0x2A" and "1e1".
       const matches =
         typeof value === "number"
-          ? Number(decoded) === value
+          ? DECIMAL.test(decoded) && Number(decoded) === value
           : typeof value === "boolean"
             ? decoded === String(value)
             : decoded === value;
@@ -480,6 +487,10 @@ export class McpHttpHandler {
   }
 }
 
+function unsafeHeader(name: string): string {
+  return `the ${name} header has characters outside visible ASCII (send it as =?base64?...?=)`;
+}
+
 /** Decodes the `=?base64?…?=` sentinel (spec: value encoding); plain values pass through; undefined for bad base64. */
 export function decodeHeaderValue(value: string): string | undefined {
   const match = /^=\?base64\?(.*)\?=$/.exec(value);
@@ -501,7 +512,8 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
     const reply = await handler.handle({
       method: request.method,
       path: url.pathname,
-      header: (n) => request.headers.get(n) ?? undefined,
+      // A Request made in process has no Host header: its URL says where it was sent.
+      header: (n) => request.headers.get(n) ?? (n === "host" ? url.host : undefined),
       body: text,
       signal: request.signal,
     });
