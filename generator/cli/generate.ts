@@ -71,7 +71,8 @@ async function regenerateHere(args: GenerateArgs): Promise<void> {
   const { staleFileDiagnostics } = await import("../write/write-output.js");
   const { files, stale } = await regenerateProject(process.cwd(), { check: args.check });
   if (args.check && stale.length > 0) {
-    printDiagnostics(staleFileDiagnostics(".", stale));
+    // The catalog's fix names this repository's npm script; in a project the command is mcp-gen generate itself.
+    printDiagnostics(staleFileDiagnostics(".", stale).map((d) => ({ ...d, fix: "run npx mcp-gen generate in the project folder" })));
     process.stdout.write(`the project is stale: ${stale.length} generated files differ\n`);
     process.exitCode = EXIT.checkFailed;
     return;
