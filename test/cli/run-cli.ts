@@ -30,6 +30,8 @@ export interface CliOptions {
   readonly cacheDir?: string;
   /** Kill the run after this many milliseconds (default 30 s). */
   readonly timeoutMs?: number;
+  /** The folder to run in (default: the repository root). */
+  readonly cwd?: string;
 }
 
 const MAIN = join(ROOT, "dist", "generator", "cli", "main.js");
@@ -44,7 +46,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     MCP_GEN_OFFLINE: "1",
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { cwd: ROOT, env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [MAIN, ...args], { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
       resolve({ code, stdout, stderr, stderrLines: stderr.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1) });
     });

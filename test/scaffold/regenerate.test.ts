@@ -1,0 +1,104 @@
+/**
+ * `mcp-gen generate` with no flags in a project made by `mcp-gen server`
+ * (through the real command line, in the project folder): it rewrites
+ * src/generated and src/mcp-gen from mcp-gen.json and tools.json, and
+ * never touches the user's files; `--check` then passes, and fails naming
+ * a generated file edited by hand.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
+
+const FIX_STALE = "(fix: run npx mcp-gen generate in the project folder)";
+const generatedOnly = (path: string) => path.startsWith("src/generated/") || path.startsWith("src/mcp-gen/");
+const userOnly = (snapshot: Record<string, string>) => Object.fromEntries(Object.entries(snapshot).filter(([path]) => !generatedOnly(path)));
+
+let project: string;
+beforeAll(async () => {
+  const cwd = tempDir("regenerate");
+  expect((await runCli(["server", "proj", "--quiet"], { cwd })).code).toBe(0);
+  project = join(cwd, "proj");
+});
+
+describe("regeneration in a scaffolded project", () => {
+  it("a fresh project is up to date", async () => {
+    const run = await runCli(["generate", "--check", "--quiet"], { cwd: project });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^the project is up to date \(\d+ generated files\)\n$/);
+  });
+
+  it("after the user edits src/tools.ts and adds a tool to tools.json: user files stay byte for byte, generated ones follow tools.json", async () => {
+    const tools = join(project, "src", "tools.ts");
+    writeFileSync(tools, `${readFileSync(tools, "utf8")}\n// my own note, kept by regeneration\n`);
+    const list = JSON.parse(readFileSync(join(project, "tools.json"), "utf8"));
+    list.push({ name: "reverse", description: "Reverses a text.", inputSchema: { type: "object", properties: { text: { type: "string" }, times: { type: "integer" } }, required: ["text"] } });
+    writeFileSync(join(project, "tools.json"), `${JSON.stringify(list, null, 2)}\n`);
+    const before = snapshotFolder(project);
+
+    const stale = await runCli(["generate", "--check", "--quiet"], { cwd: project });
+    expect(stale.code).toBe(1);
+    expect(stale.stderrLines).toEqual([
+      `src/generated/tool-validators-2020.gen.ts: error MCPG503: src/generated/tool-validators-2020.gen.ts is stale ${FIX_STALE}`,
+      `src/generated/tools.gen.ts: error MCPG503: src/generated/tools.gen.ts is stale ${FIX_STALE}`,
+    ]);
+    expect(snapshotFolder(project), "--check writes nothing").toEqual(before);
+
+    const run = await runCli(["generate"], { cwd: project });
+    expect(run.code).toBe(0);
+    expect(run.stderrLines).toEqual([`mcp-gen: regenerating the project in ${project}`]);
+    expect(run.stdout).toMatch(/^regenerated \d+ files in src\/generated and src\/mcp-gen\n$/);
+
+    const after = snapshotFolder(project);
+    expect(userOnly(after)).toEqual(userOnly(before));
+    expect(Object.keys(after).filter((p) => after[p] !== before[p]).sort()).toEqual(["src/generated/tool-validators-2020.gen.ts", "src/generated/tools.gen.ts"]);
+    const module = readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8");
+    expect(module).toContain("export namespace Reverse {\n  export interface Arguments {\n    text: string;\n    times?: number;\n  }");
+    expect(module).toContain("export interface ToolArguments {\n  echo: Echo.Arguments;\n  reverse: Reverse.Arguments;\n}");
+    expect(readFileSync(tools, "utf8")).toContain("// my own note, kept by regeneration");
+
+    const check = await runCli(["generate", "--check"], { cwd: project });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^the project is up to date/);
+  });
+
+  it("regenerating twice writes the same bytes", async () => {
+    const before = snapshotFolder(project);
+    expect((await runCli(["generate", "--quiet"], { cwd: project })).code).toBe(0);
+    expect(snapshotFolder(project)).toEqual(before);
+  });
+
+  it("--check fails naming a generated file edited by hand (and one added), generate refuses to delete the added one, then puts the edited one back", async () => {
+    const runtime = join(project, "src", "mcp-gen", "runtime", "http.ts");
+    const original = readFileSync(runtime, "utf8");
+    writeFileSync(runtime, original.replace("/mcp", "/edited"));
+    writeFileSync(join(project, "src", "generated", "stray.gen.ts"), "// mcp-gen did not write this\n");
+    const check = await runCli(["generate", "--check", "--quiet"], { cwd: project });
+    expect(check.code).toBe(1);
+    expect(check.stderrLines).toEqual([
+      `src/generated/stray.gen.ts: error MCPG503: src/generated/stray.gen.ts is extra ${FIX_STALE}`,
+      `src/mcp-gen/runtime/http.ts: error MCPG503: src/mcp-gen/runtime/http.ts is stale ${FIX_STALE}`,
+    ]);
+    expect(check.stdout).toBe("the project is stale: 2 generated files differ\n");
+
+    // A file mcp-gen did not write is never deleted behind the user's back.
+    const refused = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(refused.code).toBe(2);
+    expect(refused.stderrLines).toEqual([
+      `${join(project, "src", "generated")}: error MCPG501: refusing to write into ${join(project, "src", "generated")}: it holds files mcp-gen did not write (stray.gen.ts) (fix: choose an empty or mcp-gen-owned folder for --out, or pass --force to replace it)`,
+    ]);
+    rmSync(join(project, "src", "generated", "stray.gen.ts"));
+    expect((await runCli(["generate", "--quiet"], { cwd: project })).code).toBe(0);
+    expect(readFileSync(runtime, "utf8")).toBe(original);
+    expect((await runCli(["generate", "--check", "--quiet"], { cwd: project })).code).toBe(0);
+  });
+});
+
+describe("regeneration outside a project", () => {
+  it("without mcp-gen.json, generate with no flags is a usage error", async () => {
+    const run = await runCli(["generate"], { cwd: tempDir("empty") });
+    expect(run.code).toBe(2);
+    expect(run.stderrLines[0]).toBe("mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)");
+  });
+});

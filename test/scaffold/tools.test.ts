@@ -1,0 +1,227 @@
+/**
+ * `mcp-gen server --tools tools.json`: one typed stub per tool in
+ * src/tools.ts, and in src/generated/tools.gen.ts a namespace per tool
+ * whose Arguments and StructuredContent types follow its schemas (checked
+ * with the TypeScript compiler, both ways). Then the project's own code,
+ * run in process over real HTTP: arguments are validated before a handler
+ * runs, a stub answers with a tool error, and structured output that does
+ * not match the outputSchema is -32603.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture, runCli, tempDir } from "../cli/run-cli.js";
+import { ROOT } from "../helpers.js";
+import { post, request } from "../runtime/mcp-client.js";
+
+const TOOLS = fixture("scaffold-tools/tools.json");
+const NAMES = ["search_docs", "set-mode", "legacy.point", "get_weather"];
+let project: string;
+
+beforeAll(async () => {
+  const cwd = tempDir("scaffold-tools");
+  const run = await runCli(["server", "proj", "--tools", TOOLS, "--quiet"], { cwd });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  project = join(cwd, "proj");
+  // The compiler and @types/node of this repository stand in for the project's own devDependencies.
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+});
+
+const read = (path: string) => readFileSync(join(project, path), "utf8");
+
+/** Runs tsc over the project; its diagnostics, one per line. */
+function typecheck(): Promise<{ code: number; errors: string[] }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project, "--noEmit", "--pretty", "false"], { cwd: project }, (error, stdout) => {
+      resolve({ code: error ? Number(error.code) : 0, errors: stdout.split("\n").filter((l) => /error TS\d+/.test(l)) });
+    });
+  });
+}
+
+describe("--tools: the files", () => {
+  it("copies tools.json as given and records it in mcp-gen.json", () => {
+    expect(read("tools.json")).toBe(readFileSync(TOOLS, "utf8"));
+    expect(JSON.parse(read("mcp-gen.json"))).toEqual({ kind: "server", revision: "2026-07-28", extensions: [], tools: "tools.json", example: "minimal", transport: "both" });
+  });
+
+  it("src/tools.ts has one stub per tool, in order, each answering that it is not implemented yet", () => {
+    const source = read("src/tools.ts");
+    expect([...source.matchAll(/^ {2}("?[\w.-]+"?): async \(args, ctx\) => \{$/gm)].map((m) => m[1])).toEqual(["search_docs", '"set-mode"', '"legacy.point"', "get_weather"]);
+    expect([...source.matchAll(/throw new NotImplemented\("tool ([\w.-]+)"\);/g)].map((m) => m[1])).toEqual(NAMES);
+    expect(source).toContain("  /** Finds pages that mention a query. */\n  search_docs:");
+  });
+
+  it("tools.gen.ts has a namespace per tool, and the maps by name", () => {
+    const source = read("src/generated/tools.gen.ts");
+    expect([...source.matchAll(/^export namespace (\w+) \{$/gm)].map((m) => m[1])).toEqual(["SearchDocs", "SetMode", "LegacyPoint", "GetWeather"]);
+    expect(source).toContain('export interface ToolArguments {\n  search_docs: SearchDocs.Arguments;\n  "set-mode": SetMode.Arguments;\n  "legacy.point": LegacyPoint.Arguments;\n  get_weather: GetWeather.Arguments;\n}');
+    expect(source).toContain("export interface StructuredContent {\n    temperature: number;\n    conditions: \"sunny\" | \"cloudy\" | \"rain\";\n  }");
+  });
+
+  it("compiles each dialect with its own validator module: 2020-12 by default, draft-07 when declared", () => {
+    expect(read("src/generated/tools.gen.ts")).toContain(
+      "  search_docs: { arguments: check(checks2020.tool0_input) },\n" +
+        '  "set-mode": { arguments: check(checks2020.tool1_input) },\n' +
+        '  "legacy.point": { arguments: check(checks07.tool2_input) },\n' +
+        "  get_weather: { arguments: check(checks2020.tool3_input), output: check(checks2020.tool3_output) },\n",
+    );
+    expect(read("src/generated/tool-validators-draft-07.gen.ts")).toContain('"$id":"mcp-gen:tool:legacy.point:input"');
+    expect(read("src/generated/tool-validators-2020.gen.ts")).not.toContain("legacy.point");
+    // minLength and uniqueItems over objects need ajv's helpers: the module takes them from the protocol module, never require().
+    expect(read("src/generated/tool-validators-2020.gen.ts")).toContain('\nimport { deepEqual, ucs2length } from "./protocol.gen.js";\n');
+    expect(read("src/generated/tool-validators-2020.gen.ts")).not.toContain("require(");
+  });
+});
+
+const EQUAL = `type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const same = <A, B>(_proof: Equal<A, B>) => undefined;
+`;
+
+describe("--tools: the types follow the schemas (tsc)", () => {
+  it("types that match the schemas compile, with the project", async () => {
+    writeFileSync(
+      join(project, "src", "typed-ok.ts"),
+      `import type { GetWeather, LegacyPoint, SearchDocs, SetMode, ToolHandlers } from "./generated/tools.gen.js";
+${EQUAL}
+same<SearchDocs.Arguments["query"], string>(true);
+same<SearchDocs.Arguments["limit"], number | undefined>(true);
+same<NonNullable<SearchDocs.Arguments["filters"]>, { tags: string[]; since?: string }>(true);
+same<SetMode.Arguments["mode"], "fast" | "safe" | "off">(true);
+same<LegacyPoint.Arguments["at"], [] | [number] | [number, number]>(true);
+same<GetWeather.Arguments, { city: string; stations?: { id?: string }[] }>(true);
+same<GetWeather.StructuredContent, { temperature: number; conditions: "sunny" | "cloudy" | "rain" }>(true);
+same<SetMode.StructuredContent, unknown>(true);
+
+export const handlers: ToolHandlers = {
+  search_docs: ({ query, limit, filters }) => ({ content: [{ type: "text", text: \`\${query} \${limit ?? 10} \${filters?.tags.join() ?? ""}\` }] }),
+  "set-mode": ({ mode }) => ({ content: [{ type: "text", text: mode }] }),
+  "legacy.point": ({ at }) => ({ content: [{ type: "text", text: at.join(",") }] }),
+  get_weather: async ({ city }) => ({ content: [], structuredContent: { temperature: city.length, conditions: "rain" } }),
+};
+`,
+    );
+    try {
+      expect(await typecheck()).toEqual({ code: 0, errors: [] });
+    } finally {
+      rmSync(join(project, "src", "typed-ok.ts"));
+    }
+  });
+
+  it("a wrong argument or output type does not compile, each where it is", async () => {
+    const lines = [
+      'import type { GetWeather, SearchDocs, SetMode, ToolHandlers } from "./generated/tools.gen.js";',
+      "export const a: SearchDocs.Arguments = { query: 42 };",
+      'export const b: SetMode.Arguments = { mode: "turbo" };',
+      'export const c: SearchDocs.Arguments = { query: "x", filters: { since: "2024" } };',
+      'export const d: SearchDocs.Arguments = { query: "x", page: 2 };',
+      'export const e: GetWeather.StructuredContent = { temperature: 20, conditions: "snow" };',
+      'export const f: ToolHandlers["get_weather"] = () => ({ content: [], structuredContent: { temperature: "hot", conditions: "sunny" } });',
+      'export const g: ToolHandlers["search_docs"] = ({ query }) => ({ content: [{ type: "text", text: query.toFixed(2) }] });',
+      'export const h: SearchDocs.Arguments = { limit: 5 };',
+    ];
+    writeFileSync(join(project, "src", "typed-bad.ts"), `${lines.join("\n")}\n`);
+    try {
+      const { code, errors } = await typecheck();
+      expect(code).toBe(2);
+      expect(errors.every((e) => e.startsWith("src/typed-bad.ts(")), errors.join("\n")).toBe(true);
+      expect([...new Set(errors.map((e) => Number(/\((\d+),/.exec(e)![1])))]).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      rmSync(join(project, "src", "typed-bad.ts"));
+    }
+  });
+});
+
+describe("--tools: the project's code at run time", () => {
+  type Json = Record<string, any>;
+  let url: string;
+  let stubsUrl: string;
+  let closers: Array<() => Promise<void>> = [];
+  const calls: Array<readonly [string, unknown]> = [];
+
+  beforeAll(async () => {
+    const load = (path: string) => import(pathToFileURL(join(project, path)).href);
+    const [{ registerTools }, runtime, { protocol, legacy }, { createServer }] = await Promise.all([load("src/generated/tools.gen.ts"), load("src/mcp-gen/runtime/index.ts"), load("src/generated/protocol.gen.ts"), load("src/server.ts")]);
+    const server = new runtime.McpServer({ protocol, legacy, info: { name: "proj", version: "0.1.0" }, onError: () => undefined });
+    const record = (name: string, result: (args: Json) => Json) => (args: Json) => {
+      calls.push([name, args]);
+      return result(args);
+    };
+    registerTools(server, {
+      search_docs: record("search_docs", (args) => ({ content: [{ type: "text", text: String(args.query) }] })),
+      "set-mode": record("set-mode", (args) => ({ content: [{ type: "text", text: String(args.mode) }] })),
+      "legacy.point": record("legacy.point", (args) => ({ content: [{ type: "text", text: String(args.at) }] })),
+      get_weather: record("get_weather", (args) => ({ content: [], structuredContent: args.city === "Atlantis" ? { temperature: "hot", conditions: "sunny" } : { temperature: 21.5, conditions: "cloudy" } })),
+    });
+    const own = await runtime.serveHttp(server, { port: 0 });
+    const stubs = await runtime.serveHttp(createServer(), { port: 0 });
+    url = own.url;
+    stubsUrl = stubs.url;
+    closers = [own.close, stubs.close];
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  const callTool = (name: string, args: unknown, at = url) => post(at, request("tools/call", { name, arguments: args }));
+
+  it.each(NAMES)("the stub of %s answers with a tool error saying it is not implemented yet", async (name) => {
+    const args = { search_docs: { query: "q" }, "set-mode": { mode: "off" }, "legacy.point": { at: [1, 2] }, get_weather: { city: "Oslo" } }[name];
+    const reply = await callTool(name, args, stubsUrl);
+    expect(reply.status).toBe(200);
+    expect(reply.body.result).toMatchObject({ resultType: "complete", isError: true, content: [{ type: "text", text: `tool ${name} is not implemented yet` }] });
+  });
+
+  it.each([
+    ["search_docs", {}, "/query", "is required"],
+    ["search_docs", { query: 5 }, "/query", "must be string"],
+    ["search_docs", { query: "" }, "/query", "must be at least 1 characters long"],
+    ["search_docs", { query: "x", limit: 0 }, "/limit", "must be >= 1"],
+    ["search_docs", { query: "x", limit: 2.5 }, "/limit", "must be integer"],
+    ["search_docs", { query: "x", filters: { since: "2024" } }, "/filters/tags", "is required"],
+    ["search_docs", { query: "x", filters: { tags: [1] } }, "/filters/tags/0", "must be string"],
+    ["search_docs", { query: "x", page: 2 }, "/page", "is not allowed"],
+    ["set-mode", { mode: "turbo" }, "/mode", 'must be one of "fast", "safe", "off"'],
+    ["legacy.point", { at: [1, "2"] }, "/at/1", "must be number"],
+    ["legacy.point", { at: [1, 2, 3] }, "/at", 'must satisfy additionalItems {"limit":2}'],
+    ["get_weather", { city: "Oslo", stations: [{ id: "a" }, { id: "a" }] }, "/stations", 'must satisfy uniqueItems {"i":1,"j":0}'],
+  ])("%s with %j is -32602 at /params/arguments%s, and its handler is not called", async (name, args, path, message) => {
+    calls.length = 0;
+    const reply = await callTool(name, args);
+    expect(reply.status).toBe(200);
+    expect(reply.body.error.code).toBe(-32602);
+    expect(reply.body.error.message).toBe(`Invalid arguments for tool ${name}: ${path || "/"} ${message}`);
+    expect(reply.body.error.data.path).toBe(`/params/arguments${path}`);
+    expect(calls).toEqual([]);
+  });
+
+  it.each([
+    ["search_docs", { query: "ü", limit: 50, filters: { tags: [] } }],
+    ["set-mode", { mode: "safe" }],
+    ["legacy.point", { at: [1.5, -2] }],
+    ["legacy.point", { at: [] }],
+    ["get_weather", { city: "Oslo", stations: [{ id: "a" }, { id: "b" }] }],
+  ])("%s with valid arguments %j reaches its handler with them", async (name, args) => {
+    calls.length = 0;
+    const reply = await callTool(name, args);
+    expect(reply.body.result.resultType).toBe("complete");
+    expect(calls).toEqual([[name, args]]);
+  });
+
+  it("structuredContent that matches the outputSchema is sent", async () => {
+    const reply = await callTool("get_weather", { city: "Oslo" });
+    expect(reply.body.result).toMatchObject({ resultType: "complete", structuredContent: { temperature: 21.5, conditions: "cloudy" } });
+  });
+
+  it("structuredContent that does not match the outputSchema is -32603, never sent", async () => {
+    const reply = await callTool("get_weather", { city: "Atlantis" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.error).toEqual({
+      code: -32603,
+      message: "Internal error: tool get_weather returned structuredContent that does not match its outputSchema",
+      data: { errors: [{ path: "/temperature", message: "must be number" }] },
+    });
+  });
+});
