@@ -215,7 +215,10 @@ export function readSettings(projectDir: string): ProjectSettings {
   const file = join(projectDir, SETTINGS_FILE);
   if (!existsSync(file)) throw new McpGenError([diagnostic("MCPG710", { file, reason: "not found" }, { file })]);
   const value = parseJsonText(readFileSync(file, "utf8"), file) as unknown as ProjectSettings;
-  if (value.kind !== "server" || typeof value.revision !== "string" || typeof value.tools !== "string") throw new McpGenError([diagnostic("MCPG710", { file, reason: "it needs kind, revision and tools" }, { file })]);
+  const extensions = value.extensions as unknown;
+  if (value.kind !== "server" || typeof value.revision !== "string" || typeof value.tools !== "string" || !Array.isArray(extensions) || !extensions.every((e) => typeof e === "string")) {
+    throw new McpGenError([diagnostic("MCPG710", { file, reason: 'it needs kind "server", a revision, a tools file and an array of extensions' }, { file })]);
+  }
   return value;
 }
 
