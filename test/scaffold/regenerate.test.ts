@@ -95,6 +95,30 @@ describe("regeneration in a scaffolded project", () => {
   });
 });
 
+describe("regeneration with settings that cannot be used", () => {
+  it.each([
+    ["without extensions", { kind: "server", revision: "2026-07-28", tools: "tools.json" }],
+    ["with extensions that are not names", { kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [1] }],
+    ["of another kind", { kind: "client", revision: "2026-07-28", tools: "tools.json", extensions: [] }],
+  ])("an mcp-gen.json %s is MCPG710 (exit 2), not a crash", async (_title, settings) => {
+    const cwd = tempDir("settings");
+    writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify(settings));
+    const run = await runCli(["generate", "--quiet"], { cwd });
+    expect(run.stderrLines).toEqual([
+      `${join(cwd, "mcp-gen.json")}: error MCPG710: project settings ${join(cwd, "mcp-gen.json")}: it needs kind "server", a revision, a tools file and an array of extensions (fix: run mcp-gen generate in a folder made by mcp-gen server, or pass --spec and --out)`,
+    ]);
+    expect(run.code).toBe(2);
+  });
+
+  it("a tools file the settings name but that is gone is MCPG701 (exit 2)", async () => {
+    const cwd = tempDir("settings");
+    writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify({ kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [], example: "minimal", transport: "both" }));
+    const run = await runCli(["generate", "--quiet"], { cwd });
+    expect(run.stderrLines).toEqual(["tools.json: error MCPG701: tools file: cannot read it (ENOENT) (fix: tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? })"]);
+    expect(run.code).toBe(2);
+  });
+});
+
 describe("regeneration outside a project", () => {
   it("without mcp-gen.json, generate with no flags is a usage error", async () => {
     const run = await runCli(["generate"], { cwd: tempDir("empty") });
