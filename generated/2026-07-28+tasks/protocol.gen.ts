@@ -32,6 +32,29 @@ export const KNOWN_REVISIONS = [
 ] as const;
 
 /**
+ * The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.
+ */
+export const EXTENSIONS = {
+  "io.modelcontextprotocol/tasks": {
+    id: "io.modelcontextprotocol/tasks",
+    name: "tasks",
+    requests: {
+      "tasks/cancel": "client-to-server",
+      "tasks/get": "client-to-server",
+      "tasks/update": "client-to-server",
+    },
+    notifications: { "notifications/tasks": "server-to-client" },
+    resultTypes: ["task"],
+    capability: { definition: "TasksExtensionCapability", sides: ["client", "server"] },
+  },
+} as const;
+
+/**
+ * The identifier of a merged extension.
+ */
+export type ExtensionId = keyof typeof EXTENSIONS;
+
+/**
  * `_meta` key rules (see MetaObject).
  */
 export { isReservedMetaKey, isValidMetaKey } from "./support.gen.js";

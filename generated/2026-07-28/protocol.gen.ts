@@ -30,6 +30,16 @@ export const KNOWN_REVISIONS = [
 ] as const;
 
 /**
+ * The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.
+ */
+export const EXTENSIONS = {} as const;
+
+/**
+ * The identifier of a merged extension.
+ */
+export type ExtensionId = keyof typeof EXTENSIONS;
+
+/**
  * `_meta` key rules (see MetaObject).
  */
 export { isReservedMetaKey, isValidMetaKey } from "./support.gen.js";

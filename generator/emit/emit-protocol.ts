@@ -1,8 +1,8 @@
 /**
- * emitProtocol: the revision's identity (PROTOCOL_VERSION, JSONRPC_VERSION)
- * and the `_meta` key rules.
+ * emitProtocol: the revision's identity (PROTOCOL_VERSION, JSONRPC_VERSION),
+ * the extensions merged into it (EXTENSIONS) and the `_meta` key rules.
  */
-import type { McpModel } from "../model/types.js";
+import type { McpModel, MergedExtension } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, stringArray } from "./names.js";
 import { PROTOCOL_FILE, SUPPORT_MODULE } from "./paths.js";
@@ -14,6 +14,18 @@ export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   file.add(`${jsDoc("The protocol version of this revision (LATEST_PROTOCOL_VERSION in its schema.ts).")}export const PROTOCOL_VERSION = ${literal(model.protocolVersion)};`);
   file.add(`${jsDoc("The JSON-RPC version every message carries.")}export const JSONRPC_VERSION = ${literal(model.jsonrpcVersion)};`);
   file.add(`${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}export const KNOWN_REVISIONS = ${stringArray(model.revisions.map((r) => r.revision))} as const;`);
+  file.add(`${jsDoc("The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.")}export const EXTENSIONS = ${extensionsTable(model.extensions)} as const;`);
+  file.add(`${jsDoc("The identifier of a merged extension.")}export type ExtensionId = keyof typeof EXTENSIONS;`);
   file.add(`${jsDoc("`_meta` key rules (see MetaObject).")}export { isReservedMetaKey, isValidMetaKey } from "${SUPPORT_MODULE}";`);
   return file.build(bannerText);
+}
+
+/** `{ "<id>": { name, requests, notifications, resultTypes, capability } }` as an object literal. */
+function extensionsTable(extensions: readonly MergedExtension[]): string {
+  const byMethod = (items: MergedExtension["requests"]) => `{ ${items.map((i) => `${literal(i.method)}: ${literal(i.direction)}`).join(", ")} }`;
+  const entries = extensions.map((e) => {
+    const capability = e.capability ? `, capability: { definition: ${literal(e.capability.definition)}, sides: ${stringArray(e.capability.sides)} }` : "";
+    return `${literal(e.id)}: { id: ${literal(e.id)}, name: ${literal(e.name)}, requests: ${byMethod(e.requests)}, notifications: ${byMethod(e.notifications)}, resultTypes: ${stringArray(e.resultTypes)}${capability} }`;
+  });
+  return `{ ${entries.join(", ")} }`;
 }

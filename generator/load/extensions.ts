@@ -71,18 +71,31 @@ export async function loadExtensions(refs: readonly string[], sources: SchemaSou
 }
 
 async function loadExtension(ref: string, sources: SchemaSources): Promise<ExtensionSource> {
+  const found = findManifest(ref);
+  return readExtension(found.manifest, found.manifestFile, found.known ? undefined : dirname(found.manifestFile), sources);
+}
+
+/** An `--extension` argument's manifest, checked: a known extension's, or the one in a folder or file. */
+export interface FoundManifest {
+  readonly manifest: ExtensionManifest;
+  readonly manifestFile: string;
+  /** True for an extension mcp-gen ships a manifest for (its files are pinned and downloadable). */
+  readonly known: boolean;
+}
+
+/** Finds and checks the manifest an `--extension` argument names (a known name or id, a folder, a manifest file). */
+export function findManifest(ref: string): FoundManifest {
   const knownOne = knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref);
-  if (knownOne) return readExtension(knownOne.manifest, knownOne.file, undefined, sources);
+  if (knownOne) return { manifest: knownOne.manifest, manifestFile: knownOne.file, known: true };
   const manifestPath = existsSync(ref) && statSync(ref).isDirectory() ? join(ref, MANIFEST_FILE) : ref;
   if (!existsSync(manifestPath)) {
     const names = knownExtensions().map((k) => k.manifest.name);
     throw new McpGenError([diagnostic("MCPG602", { ref, known: names }, { file: "--extension" })]);
   }
-  const text = readFileSync(manifestPath, "utf8");
-  const manifest = parseJsonText(text, manifestPath);
+  const manifest = parseJsonText(readFileSync(manifestPath, "utf8"), manifestPath);
   const problems = manifestProblems(manifest, manifestPath);
   if (problems.length > 0) throw new McpGenError(problems);
-  return readExtension(manifest as unknown as ExtensionManifest, manifestPath, dirname(manifestPath), sources);
+  return { manifest: manifest as unknown as ExtensionManifest, manifestFile: manifestPath, known: false };
 }
 
 let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;

@@ -181,6 +181,14 @@ export interface MergedExtension {
   readonly manifestFile: string;
   /** Definitions it added (copies of core definitions it carries are folded, not listed). */
   readonly definitions: readonly string[];
+  /** Its request methods and who sends them. */
+  readonly requests: ReadonlyArray<{ readonly method: string; readonly direction: Direction }>;
+  /** Its notification methods and who sends them. */
+  readonly notifications: ReadonlyArray<{ readonly method: string; readonly direction: Direction }>;
+  /** The resultType values it adds. */
+  readonly resultTypes: readonly string[];
+  /** Its settings under `capabilities.extensions[id]`: the definition and which sides declare it. */
+  readonly capability?: { readonly definition: string; readonly sides: ReadonlyArray<"client" | "server"> };
 }
 
 /** A patch the passes applied, reported to the user. */

@@ -10,12 +10,13 @@
  * changes; nothing else is ever touched.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
 import { formatFiles } from "../format/format.js";
 import { generate } from "../index.js";
+import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
@@ -42,6 +43,7 @@ export interface ServerScaffoldOptions {
 export interface ProjectSettings {
   readonly kind: "server";
   readonly revision: string;
+  /** Known extensions by name; others as the path of their folder or manifest, relative to the project. */
   readonly extensions: readonly string[];
   /** The tools file, relative to the project. */
   readonly tools: string;
@@ -95,11 +97,12 @@ export async function scaffoldServer(options: ServerScaffoldOptions): Promise<{ 
   const problem = packageNameProblem(name);
   if (problem) throw new McpGenError([diagnostic("MCPG708", { name, reason: problem }, { file: options.name ? "--name" : options.dir })]);
   const example = options.example ?? "minimal";
-  const settings: ProjectSettings = { kind: "server", revision, extensions: [...(options.extensions ?? [])], tools: "tools.json", example, transport: options.transport ?? "both" };
+  const extensions = (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir));
+  const settings: ProjectSettings = { kind: "server", revision, extensions, tools: "tools.json", example, transport: options.transport ?? "both" };
   const toolsText = options.tools ? readToolsFile(options.tools) : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
   const tools = readTools(parseJsonText(toolsText, options.tools ?? "tools.json"), options.tools ?? "tools.json");
-  const own = userFiles(settings, name, tools, toolsText, example, options.tools !== undefined);
-  const generated = await generatedFiles(settings, tools, options.sources);
+  const own = userFiles(settings, options.dir, name, tools, toolsText, example, options.tools !== undefined);
+  const generated = await generatedFiles(settings, options.dir, tools, options.sources);
   return { files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)), settings };
 }
 
@@ -108,12 +111,49 @@ export function writeProject(dir: string, files: readonly EmittedFile[], force =
   writeOutput(dir, files, { force, requireEmpty: true });
 }
 
+/**
+ * How mcp-gen.json records an `--extension` argument: a known extension by
+ * its name, any other by its path relative to the project, so that the
+ * project regenerates from its own folder wherever it was scaffolded from.
+ */
+function projectExtensionRef(ref: string, projectDir: string): string {
+  const found = findManifest(ref);
+  if (found.known) return found.manifest.name;
+  return relative(resolve(projectDir), resolve(ref)).split(sep).join("/");
+}
+
+/** An extension of a project, as mcp-gen.json names it, with its manifest. */
+interface ProjectExtension {
+  /** What generate() is given: a known name, or the path resolved against the project. */
+  readonly ref: string;
+  readonly known: boolean;
+  readonly id: string;
+  readonly name: string;
+  readonly capability?: string;
+  readonly requests: readonly string[];
+}
+
+function projectExtensions(settings: ProjectSettings, projectDir: string): ProjectExtension[] {
+  return settings.extensions.map((entry) => {
+    const isKnown = knownExtensions().some((k) => k.manifest.name === entry || k.manifest.id === entry);
+    const ref = isKnown ? entry : resolve(projectDir, entry);
+    const { manifest, known } = findManifest(ref);
+    const serverSide = manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
+    const requests = Object.entries(manifest.requests ?? {})
+      .filter(([, r]) => (r.direction ?? "client-to-server") !== "server-to-client")
+      .map(([method]) => method)
+      .sort();
+    return { ref, known, id: manifest.id, name: manifest.name, ...(serverSide ? { capability: manifest.capability!.definition } : {}), requests };
+  });
+}
+
 /** The user's own files: templates rendered with a small view model, example sources copied. */
-function userFiles(settings: ProjectSettings, name: string, tools: readonly ToolSpec[], toolsText: string, example: string, ownTools: boolean): EmittedFile[] {
+function userFiles(settings: ProjectSettings, projectDir: string, name: string, tools: readonly ToolSpec[], toolsText: string, example: string, ownTools: boolean): EmittedFile[] {
+  const extensions = projectExtensions(settings, projectDir);
   const view = {
     name,
     revision: settings.revision,
-    extensions: settings.extensions,
+    extensions: extensions.map((e) => ({ id: e.id, name: e.name, capability: e.capability, requests: e.requests.map((method) => ({ method })) })),
     http: settings.transport !== "stdio",
     stdio: settings.transport !== "http",
     both: settings.transport === "both",
@@ -170,11 +210,13 @@ function render(template: string, view: object): string {
  * downloaded; generated otherwise), the legacy revision's module, the
  * tools module, and the runtime.
  */
-export async function generatedFiles(settings: ProjectSettings, tools: readonly ToolSpec[], sources?: SchemaSources): Promise<EmittedFile[]> {
-  const folder = [settings.revision, ...settings.extensions].join("+");
+export async function generatedFiles(settings: ProjectSettings, projectDir: string, tools: readonly ToolSpec[], sources?: SchemaSources): Promise<EmittedFile[]> {
+  const extensions = projectExtensions(settings, projectDir);
+  const folder = [settings.revision, ...extensions.map((e) => e.name)].join("+");
   const regenerate = "npx mcp-gen generate (in the project folder; settings in mcp-gen.json)";
-  const protocol = await protocolFiles(settings.revision, settings.extensions, folder, regenerate, sources);
-  const legacy = await protocolFiles(LEGACY_REVISION, [], LEGACY_REVISION, regenerate, sources);
+  const reuse = extensions.every((e) => e.known);
+  const protocol = await protocolFiles(settings.revision, extensions.map((e) => e.ref), folder, regenerate, reuse, sources);
+  const legacy = await protocolFiles(LEGACY_REVISION, [], LEGACY_REVISION, regenerate, true, sources);
   const version = packageVersion();
   const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
   const index = {
@@ -186,10 +228,14 @@ export async function generatedFiles(settings: ProjectSettings, tools: readonly 
   return [...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })), ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })), ...formatted, ...toolFiles.filter((f) => f.path.includes("tool-validators")), ...runtimeFiles(version)];
 }
 
-/** A revision's module: mcp-gen's committed copy (banner adjusted) when there is one, else freshly generated. */
-async function protocolFiles(revision: string, extensions: readonly string[], folder: string, regenerate: string, sources?: SchemaSources): Promise<EmittedFile[]> {
+/**
+ * A revision's module: mcp-gen's committed copy (banner adjusted) when there
+ * is one and every extension is a known one (a user's extension may share a
+ * known one's name), else freshly generated.
+ */
+async function protocolFiles(revision: string, extensions: readonly string[], folder: string, regenerate: string, reuse: boolean, sources?: SchemaSources): Promise<EmittedFile[]> {
   const committed = join(packageRoot(), "generated", folder);
-  if (existsSync(committed)) {
+  if (reuse && existsSync(committed)) {
     return readdirSync(committed)
       .sort()
       .map((path) => ({ path, contents: readFileSync(join(committed, path), "utf8").replace(/^ \* Regenerate: .*$/m, ` * Regenerate: ${regenerate}`) }));
@@ -231,7 +277,7 @@ export async function regenerateProject(projectDir: string, options: { check?: b
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
   const tools = readTools(parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools), settings.tools);
-  const files = await generatedFiles(settings, tools, options.sources);
+  const files = await generatedFiles(settings, projectDir, tools, options.sources);
   const groups = [
     { dir: "src/generated", files: files.filter((f) => f.path.startsWith("src/generated/")) },
     { dir: "src/mcp-gen/runtime", files: files.filter((f) => f.path.startsWith("src/mcp-gen/runtime/")) },

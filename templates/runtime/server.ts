@@ -120,7 +120,7 @@ export type CompletionHandler = (
 export type MethodHandler = (
   params: Readonly<Record<string, unknown>>,
   ctx: RequestContext,
-) => Record<string, unknown> | Promise<Record<string, unknown>>;
+) => object | Promise<object>; // object, so that generated result interfaces (no index signature) fit
 
 /** How a server is set up. */
 export interface ServerOptions {
@@ -264,7 +264,9 @@ export class McpServer {
 
   /** The handler registered for `method` with {@link McpServer.method}, if any. */
   customMethod(method: string): MethodHandler | undefined {
-    return this.methods.get(method);
+    const handler = this.methods.get(method);
+    // A stub not written yet answers with its own message rather than a bare "Internal error".
+    return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
   }
 
   /** Tells listeners that the tool list changed. */

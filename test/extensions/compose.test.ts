@@ -64,6 +64,19 @@ describe("tasks + echo", () => {
     expect(mcp.validate("ClientCapabilities", server)).toEqual({ ok: true });
   });
 
+  it("lists both extensions in EXTENSIONS, in the order given", () => {
+    expect(Object.keys(mcp.EXTENSIONS)).toEqual(["io.modelcontextprotocol/tasks", "com.example/echo"]);
+    expect(mcp.EXTENSIONS["com.example/echo"]).toEqual({
+      id: "com.example/echo",
+      name: "echo",
+      requests: { "echo/say": "client-to-server" },
+      notifications: { "notifications/echo/heard": "server-to-client" },
+      resultTypes: ["deferred"],
+      capability: { definition: "EchoCapability", sides: ["server"] },
+    });
+    expect(mcp.EXTENSIONS["io.modelcontextprotocol/tasks"]).toMatchObject({ resultTypes: ["task"], requests: { "tasks/get": "client-to-server" } });
+  });
+
   it("records the extension's error code with its policy", () => {
     expect(mcp.ErrorCode.EchoTooLong).toBe(-32001);
     expect(mcp.ERROR_CODES[-32001]).toMatchObject({ policy: "extension", revisions: ["2026-07-28"] });

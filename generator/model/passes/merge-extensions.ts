@@ -27,7 +27,7 @@ import type { ExtensionSource } from "../../load/types.js";
 import { buildDeclarations, DEFS_PREFIX } from "../build-declarations.js";
 import { describeErrorDefinition, pascalFromConstant } from "../build-error-codes.js";
 import { methodNodes, propertyOf } from "../build-methods.js";
-import type { Declaration, ErrorCodeNode, McpModel, NotificationNode, Pass, RequestNode, ResultTypeNode } from "../types.js";
+import type { Declaration, ErrorCodeNode, McpModel, MergedExtension, NotificationNode, Pass, RequestNode, ResultTypeNode } from "../types.js";
 
 /** The pass. */
 export const mergeExtensions: Pass = {
@@ -86,7 +86,22 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
     resultTypes,
     errorCodes,
     revisions: model.revisions.map((r) => (ext.manifest.revisions.includes(r.revision) ? { ...r, methods: [...r.methods, ...methods.requests.map((m) => m.method)], notifications: [...r.notifications, ...methods.notifications.map((n) => n.method)] } : r)),
-    extensions: [...model.extensions, { id, name: ext.manifest.name, manifestFile: ext.manifestFile, definitions: added.map((d) => d.name) }],
+    extensions: [...model.extensions, describeMerged(ext, added, methods, resultTypes)],
+  };
+}
+
+/** What the model records about a merged extension (emitted as EXTENSIONS). */
+function describeMerged(ext: ExtensionSource, added: readonly Declaration[], methods: { requests: readonly RequestNode[]; notifications: readonly NotificationNode[] }, resultTypes: readonly ResultTypeNode[]): MergedExtension {
+  const capability = ext.manifest.capability;
+  return {
+    id: ext.manifest.id,
+    name: ext.manifest.name,
+    manifestFile: ext.manifestFile,
+    definitions: added.map((d) => d.name),
+    requests: sortByMethod(methods.requests).map((r) => ({ method: r.method, direction: r.direction })),
+    notifications: sortByMethod(methods.notifications).map((n) => ({ method: n.method, direction: n.direction })),
+    resultTypes: resultTypes.filter((t) => t.origin.file === ext.manifestFile).map((t) => t.value),
+    ...(capability ? { capability: { definition: capability.definition, sides: capability.sides ?? ["client", "server"] } } : {}),
   };
 }
 

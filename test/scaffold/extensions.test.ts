@@ -1,0 +1,109 @@
+/**
+ * `mcp-gen server --extension`: a known extension (tasks) and one of the
+ * user's own (test/fixtures/ext-echo, given by path). mcp-gen.json records
+ * the known one by name and the other relative to the project; the
+ * protocol folder is named after the manifests; the project compiles; the
+ * server declares both under capabilities.extensions and answers their
+ * methods (validated params, stubs that say they are not written yet);
+ * the project regenerates from its own folder.
+ */
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture, runCli, tempDir } from "../cli/run-cli.js";
+import { ROOT } from "../helpers.js";
+import { post, request } from "../runtime/mcp-client.js";
+
+const ECHO = fixture("ext-echo");
+let project: string;
+
+beforeAll(async () => {
+  const cwd = tempDir("scaffold-ext");
+  const run = await runCli(["server", "proj", "--extension", "io.modelcontextprotocol/tasks", "--extension", ECHO, "--quiet"], { cwd });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  project = join(cwd, "proj");
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+});
+
+const read = (path: string) => readFileSync(join(project, path), "utf8");
+
+describe("--extension: the files", () => {
+  it("records a known extension by name and a path relative to the project", () => {
+    expect(JSON.parse(read("mcp-gen.json")).extensions).toEqual(["tasks", relative(project, ECHO)]);
+  });
+
+  it("names the protocol folder after the manifests, not the arguments", () => {
+    expect(readdirSync(join(project, "src", "generated")).filter((f) => !f.endsWith(".ts"))).toEqual(["2025-11-25", "2026-07-28+tasks+echo"]);
+    expect(read("src/generated/protocol.gen.ts")).toContain('export * as protocol from "./2026-07-28+tasks+echo/index.js";');
+  });
+
+  it("the generated module lists both extensions in EXTENSIONS", () => {
+    const source = read("src/generated/2026-07-28+tasks+echo/protocol.gen.ts");
+    expect(source).toContain('"io.modelcontextprotocol/tasks": {\n    id: "io.modelcontextprotocol/tasks",\n    name: "tasks",');
+    expect(source).toContain('capability: { definition: "EchoCapability", sides: ["server"] }');
+  });
+
+  it("src/extensions.ts declares each server-side capability, typed, and a stub per client request", () => {
+    const source = read("src/extensions.ts");
+    expect(source).toContain('"io.modelcontextprotocol/tasks": {} satisfies protocol.TasksExtensionCapability,');
+    expect(source).toContain('"com.example/echo": {} satisfies protocol.EchoCapability,');
+    expect([...source.matchAll(/server\.method\("([^"]+)"/g)].map((m) => m[1])).toEqual(["tasks/cancel", "tasks/get", "tasks/update", "echo/say"]);
+  });
+
+  it("the project compiles", async () => {
+    const result = await new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project, "--noEmit", "--pretty", "false"], { cwd: project }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, out: stdout }));
+    });
+    expect(result).toEqual({ code: 0, out: "" });
+  });
+});
+
+describe("--extension: the server", () => {
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const load = (path: string) => import(pathToFileURL(join(project, path)).href);
+    const [runtime, { createServer }] = await Promise.all([load("src/mcp-gen/runtime/index.ts"), load("src/server.ts")]);
+    ({ url, close } = await runtime.serveHttp(createServer(), { port: 0 }));
+  });
+  afterAll(async () => close?.());
+
+  it("declares the extensions under capabilities.extensions in server/discover", async () => {
+    const reply = await post(url, request("server/discover"));
+    expect(reply.body.result.capabilities.extensions).toEqual({ "io.modelcontextprotocol/tasks": {}, "com.example/echo": {} });
+  });
+
+  it("validates an extension request's params against the extension's schema", async () => {
+    const reply = await post(url, request("tasks/get", {}));
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: -32602, data: { path: "/params/taskId" } });
+  });
+
+  it.each(["tasks/get", "tasks/cancel"])("the stub of %s answers that it is not implemented yet", async (method) => {
+    const reply = await post(url, request(method, { taskId: "t-1" }));
+    expect(reply.body.error).toEqual({ code: -32603, message: `${method} is not implemented yet` });
+  });
+});
+
+describe("--extension: regeneration", () => {
+  it("the project regenerates from its own folder and is up to date", async () => {
+    const run = await runCli(["generate", "--check"], { cwd: project });
+    expect(run.stderrLines.at(-1)).not.toMatch(/stale/);
+    expect(run.code).toBe(0);
+  });
+
+  it("a project with only known extensions gets mcp-gen's committed module", async () => {
+    const cwd = tempDir("scaffold-tasks");
+    expect((await runCli(["server", "proj", "--extension", "tasks", "--quiet"], { cwd })).code).toBe(0);
+    const folder = join(cwd, "proj", "src", "generated", "2026-07-28+tasks");
+    const committed = join(ROOT, "generated", "2026-07-28+tasks");
+    for (const file of readdirSync(committed)) {
+      const withoutRegenerate = (text: string) => text.replace(/^ \* Regenerate: .*$/m, "");
+      expect(withoutRegenerate(readFileSync(join(folder, file), "utf8")), file).toBe(withoutRegenerate(readFileSync(join(committed, file), "utf8")));
+    }
+  });
+});
