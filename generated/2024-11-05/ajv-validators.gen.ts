@@ -10,34 +10,20 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-// prettier-ignore
-export const validateAnnotated = validate21;
+import { rebaseErrors } from "./support.gen.js";
 
 // prettier-ignore
-const schema6 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
+export const validateAnnotated = validate10;
 
 // prettier-ignore
-const schema7 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+const schema11 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate22.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema7.enum}}];
-    return false;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
+const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
 // prettier-ignore
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Annotated" */;
   let vErrors = null;
   let errors = 0;
@@ -56,10 +42,15 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
                   var valid2 = true;
                   const len0 = data1.length;
                   for(let i0=0; i0<len0; i0++){
+                    let data2 = data1[i0];
                     const _errs5 = errors;
-                    if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                      errors = vErrors.length;
+                    if(typeof data2 !== "string"){
+                      validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((data2 === "assistant") || (data2 === "user"))){
+                      validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                      return false;
                     }
                     var valid2 = _errs5 === errors;
                     if(!valid2){
@@ -68,7 +59,7 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
                   }
                 }
                 else {
-                  validate21.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                  validate10.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -80,26 +71,26 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             if(valid1){
               if(data0.priority !== undefined){
                 let data3 = data0.priority;
-                const _errs6 = errors;
-                if(errors === _errs6){
+                const _errs8 = errors;
+                if(errors === _errs8){
                   if(typeof data3 == "number"){
                     if(data3 > 1 || isNaN(data3)){
-                      validate21.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                      validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                       return false;
                     }
                     else {
                       if(data3 < 0 || isNaN(data3)){
-                        validate21.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                        validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                         return false;
                       }
                     }
                   }
                   else {
-                    validate21.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                    validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
                 }
-                var valid1 = _errs6 === errors;
+                var valid1 = _errs8 === errors;
               }
               else {
                 var valid1 = true;
@@ -107,29 +98,30 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            validate21.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+            validate10.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate21.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateBlobResourceContents = validate24;
+export const validateBlobResourceContents = validate11;
 
 // prettier-ignore
-const schema8 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
+const schema13 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
 // prettier-ignore
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="BlobResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -137,14 +129,14 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.blob !== undefined){
           const _errs1 = errors;
           if(typeof data.blob !== "string"){
-            validate24.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+            validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -156,7 +148,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
           if(data.mimeType !== undefined){
             const _errs3 = errors;
             if(typeof data.mimeType !== "string"){
-              validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -168,7 +160,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
             if(data.uri !== undefined){
               const _errs5 = errors;
               if(typeof data.uri !== "string"){
-                validate24.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -181,22 +173,23 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate24.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolRequest = validate25;
+export const validateCallToolRequest = validate12;
 
 // prettier-ignore
-const schema9 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema14 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate12(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -204,7 +197,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -212,11 +205,11 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate25.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("tools/call" !== data0){
-            validate25.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+            validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -232,7 +225,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.name === undefined) && (missing1 = "name")){
-                  validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -243,7 +236,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       }
                       else {
-                        validate25.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        validate12.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -256,7 +249,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.name !== undefined){
                       const _errs8 = errors;
                       if(typeof data1.name !== "string"){
-                        validate25.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid1 = _errs8 === errors;
@@ -268,7 +261,7 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -281,25 +274,26 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate25.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolResult = validate26;
+export const validateCallToolResult = validate13;
 
 // prettier-ignore
-const schema10 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+const schema15 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
-const schema11 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
+const schema16 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 // prettier-ignore
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate14(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="TextContent" */;
   let vErrors = null;
   let errors = 0;
@@ -307,7 +301,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -324,10 +318,15 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
                     var valid2 = true;
                     const len0 = data1.length;
                     for(let i0=0; i0<len0; i0++){
+                      let data2 = data1[i0];
                       const _errs5 = errors;
-                      if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
+                      if(typeof data2 !== "string"){
+                        validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if(!((data2 === "assistant") || (data2 === "user"))){
+                        validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                        return false;
                       }
                       var valid2 = _errs5 === errors;
                       if(!valid2){
@@ -336,7 +335,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    validate27.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    validate14.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
                     return false;
                   }
                 }
@@ -348,26 +347,26 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
               if(valid1){
                 if(data0.priority !== undefined){
                   let data3 = data0.priority;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
+                  const _errs8 = errors;
+                  if(errors === _errs8){
                     if(typeof data3 == "number"){
                       if(data3 > 1 || isNaN(data3)){
-                        validate27.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                         return false;
                       }
                       else {
                         if(data3 < 0 || isNaN(data3)){
-                          validate27.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate27.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
                       return false;
                     }
                   }
-                  var valid1 = _errs6 === errors;
+                  var valid1 = _errs8 === errors;
                 }
                 else {
                   var valid1 = true;
@@ -375,7 +374,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate27.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              validate14.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -386,389 +385,12 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
         }
         if(valid0){
           if(data.text !== undefined){
-            const _errs8 = errors;
-            if(typeof data.text !== "string"){
-              validate27.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.type !== undefined){
-              let data5 = data.type;
-              const _errs10 = errors;
-              if(typeof data5 !== "string"){
-                validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("text" !== data5){
-                validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema12 = {"$id":"ImageContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-
-// prettier-ignore
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ImageContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs5 = errors;
-                      if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate29.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate29.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate29.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.data !== undefined){
-            const _errs8 = errors;
-            if(typeof data.data !== "string"){
-              validate29.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.mimeType !== undefined){
-              const _errs10 = errors;
-              if(typeof data.mimeType !== "string"){
-                validate29.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.type !== undefined){
-                let data6 = data.type;
-                const _errs12 = errors;
-                if(typeof data6 !== "string"){
-                  validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("image" !== data6){
-                  validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
-                  return false;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema13 = {"$id":"EmbeddedResource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
-
-// prettier-ignore
-const schema14 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
-
-// prettier-ignore
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.mimeType !== undefined){
-          const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
-            validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.text !== undefined){
-            const _errs3 = errors;
-            if(typeof data.text !== "string"){
-              validate33.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.uri !== undefined){
-              const _errs5 = errors;
-              if(typeof data.uri !== "string"){
-                validate33.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate33.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EmbeddedResource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs5 = errors;
-                      if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate31.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate31.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate31.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.resource !== undefined){
-            let data4 = data.resource;
-            const _errs8 = errors;
-            const _errs9 = errors;
-            let valid3 = false;
             const _errs10 = errors;
-            if(!(validate33(data4, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs10 === errors;
-            valid3 = valid3 || _valid0;
-            if(!valid3){
-              const _errs11 = errors;
-              if(!(validate24(data4, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs11 === errors;
-              valid3 = valid3 || _valid0;
-            }
-            if(!valid3){
-              const err0 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err0];
-              }
-              else {
-                vErrors.push(err0);
-              }
-              errors++;
-              validate31.errors = vErrors;
+            if(typeof data.text !== "string"){
+              validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            else {
-              errors = _errs9;
-              if(vErrors !== null){
-                if(_errs9){
-                  vErrors.length = _errs9;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid0 = _errs8 === errors;
+            var valid0 = _errs10 === errors;
           }
           else {
             var valid0 = true;
@@ -778,11 +400,11 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
               let data5 = data.type;
               const _errs12 = errors;
               if(typeof data5 !== "string"){
-                validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("resource" !== data5){
-                validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+              if("text" !== data5){
+                validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
                 return false;
               }
               var valid0 = _errs12 === errors;
@@ -795,16 +417,503 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate31.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema18 = {"$id":"ImageContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+
+// prettier-ignore
+function validate15(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ImageContent" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.annotations !== undefined){
+          let data0 = data.annotations;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.audience !== undefined){
+                let data1 = data0.audience;
+                const _errs3 = errors;
+                if(errors === _errs3){
+                  if(Array.isArray(data1)){
+                    var valid2 = true;
+                    const len0 = data1.length;
+                    for(let i0=0; i0<len0; i0++){
+                      let data2 = data1[i0];
+                      const _errs5 = errors;
+                      if(typeof data2 !== "string"){
+                        validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if(!((data2 === "assistant") || (data2 === "user"))){
+                        validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                        return false;
+                      }
+                      var valid2 = _errs5 === errors;
+                      if(!valid2){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate15.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+              }
+              else {
+                var valid1 = true;
+              }
+              if(valid1){
+                if(data0.priority !== undefined){
+                  let data3 = data0.priority;
+                  const _errs8 = errors;
+                  if(errors === _errs8){
+                    if(typeof data3 == "number"){
+                      if(data3 > 1 || isNaN(data3)){
+                        validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        return false;
+                      }
+                      else {
+                        if(data3 < 0 || isNaN(data3)){
+                          validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs8 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+              }
+            }
+            else {
+              validate15.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.data !== undefined){
+            const _errs10 = errors;
+            if(typeof data.data !== "string"){
+              validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.mimeType !== undefined){
+              const _errs12 = errors;
+              if(typeof data.mimeType !== "string"){
+                validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.type !== undefined){
+                let data6 = data.type;
+                const _errs14 = errors;
+                if(typeof data6 !== "string"){
+                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                if("image" !== data6){
+                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                  return false;
+                }
+                var valid0 = _errs14 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate15.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema20 = {"$id":"EmbeddedResource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+
+// prettier-ignore
+const schema22 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
+
+// prettier-ignore
+function validate16(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EmbeddedResource" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.annotations !== undefined){
+          let data0 = data.annotations;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.audience !== undefined){
+                let data1 = data0.audience;
+                const _errs3 = errors;
+                if(errors === _errs3){
+                  if(Array.isArray(data1)){
+                    var valid2 = true;
+                    const len0 = data1.length;
+                    for(let i0=0; i0<len0; i0++){
+                      let data2 = data1[i0];
+                      const _errs5 = errors;
+                      if(typeof data2 !== "string"){
+                        validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if(!((data2 === "assistant") || (data2 === "user"))){
+                        validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                        return false;
+                      }
+                      var valid2 = _errs5 === errors;
+                      if(!valid2){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate16.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+              }
+              else {
+                var valid1 = true;
+              }
+              if(valid1){
+                if(data0.priority !== undefined){
+                  let data3 = data0.priority;
+                  const _errs8 = errors;
+                  if(errors === _errs8){
+                    if(typeof data3 == "number"){
+                      if(data3 > 1 || isNaN(data3)){
+                        validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        return false;
+                      }
+                      else {
+                        if(data3 < 0 || isNaN(data3)){
+                          validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs8 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+              }
+            }
+            else {
+              validate16.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.resource !== undefined){
+            let data4 = data.resource;
+            const _errs10 = errors;
+            const _errs11 = errors;
+            let valid4 = false;
+            const _errs12 = errors;
+            const _errs13 = errors;
+            if(errors === _errs13){
+              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                let missing1;
+                if(((data4.text === undefined) && (missing1 = "text")) || ((data4.uri === undefined) && (missing1 = "uri"))){
+                  const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                  if(vErrors === null){
+                    vErrors = [err0];
+                  }
+                  else {
+                    vErrors.push(err0);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data4.mimeType !== undefined){
+                    const _errs15 = errors;
+                    if(typeof data4.mimeType !== "string"){
+                      const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err1];
+                      }
+                      else {
+                        vErrors.push(err1);
+                      }
+                      errors++;
+                    }
+                    var valid6 = _errs15 === errors;
+                  }
+                  else {
+                    var valid6 = true;
+                  }
+                  if(valid6){
+                    if(data4.text !== undefined){
+                      const _errs17 = errors;
+                      if(typeof data4.text !== "string"){
+                        const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err2];
+                        }
+                        else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                      var valid6 = _errs17 === errors;
+                    }
+                    else {
+                      var valid6 = true;
+                    }
+                    if(valid6){
+                      if(data4.uri !== undefined){
+                        const _errs19 = errors;
+                        if(typeof data4.uri !== "string"){
+                          const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err3];
+                          }
+                          else {
+                            vErrors.push(err3);
+                          }
+                          errors++;
+                        }
+                        var valid6 = _errs19 === errors;
+                      }
+                      else {
+                        var valid6 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            var _valid0 = _errs12 === errors;
+            valid4 = valid4 || _valid0;
+            if(!valid4){
+              const _errs21 = errors;
+              const _errs22 = errors;
+              if(errors === _errs22){
+                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                  let missing2;
+                  if(((data4.blob === undefined) && (missing2 = "blob")) || ((data4.uri === undefined) && (missing2 = "uri"))){
+                    const err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                  else {
+                    if(data4.blob !== undefined){
+                      const _errs24 = errors;
+                      if(typeof data4.blob !== "string"){
+                        const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err6];
+                        }
+                        else {
+                          vErrors.push(err6);
+                        }
+                        errors++;
+                      }
+                      var valid8 = _errs24 === errors;
+                    }
+                    else {
+                      var valid8 = true;
+                    }
+                    if(valid8){
+                      if(data4.mimeType !== undefined){
+                        const _errs26 = errors;
+                        if(typeof data4.mimeType !== "string"){
+                          const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err7];
+                          }
+                          else {
+                            vErrors.push(err7);
+                          }
+                          errors++;
+                        }
+                        var valid8 = _errs26 === errors;
+                      }
+                      else {
+                        var valid8 = true;
+                      }
+                      if(valid8){
+                        if(data4.uri !== undefined){
+                          const _errs28 = errors;
+                          if(typeof data4.uri !== "string"){
+                            const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err8];
+                            }
+                            else {
+                              vErrors.push(err8);
+                            }
+                            errors++;
+                          }
+                          var valid8 = _errs28 === errors;
+                        }
+                        else {
+                          var valid8 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+                else {
+                  const err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                  if(vErrors === null){
+                    vErrors = [err9];
+                  }
+                  else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
+                }
+              }
+              var _valid0 = _errs21 === errors;
+              valid4 = valid4 || _valid0;
+            }
+            if(!valid4){
+              const err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+              if(vErrors === null){
+                vErrors = [err10];
+              }
+              else {
+                vErrors.push(err10);
+              }
+              errors++;
+              validate16.errors = vErrors;
+              return false;
+            }
+            else {
+              errors = _errs11;
+              if(vErrors !== null){
+                if(_errs11){
+                  vErrors.length = _errs11;
+                }
+                else {
+                  vErrors = null;
+                }
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.type !== undefined){
+              let data11 = data.type;
+              const _errs30 = errors;
+              if(typeof data11 !== "string"){
+                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("resource" !== data11){
+                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                return false;
+              }
+              var valid0 = _errs30 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate16.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate13(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolResult" */;
   let vErrors = null;
   let errors = 0;
@@ -812,7 +921,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.content === undefined) && (missing0 = "content")){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -823,7 +932,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate26.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -847,43 +956,43 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       let missing1;
                       if((data2.type === undefined) && (missing1 = "type")){
-                        validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                        validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
                         return false;
                       }
                       else {
                         const tag0 = data2.type;
                         if(typeof tag0 == "string"){
                           if(tag0 === "text"){
-                            if(!(validate27(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                            if(!(validate14(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else if(tag0 === "image"){
-                            if(!(validate29(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                            if(!(validate15(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else if(tag0 === "resource"){
-                            if(!(validate31(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                            if(!(validate16(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else {
-                            validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                            validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
                             return false;
                           }
                         }
                         else {
-                          validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                          validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate26.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
+                      validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -894,7 +1003,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate26.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+                validate13.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -907,7 +1016,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
             if(data.isError !== undefined){
               const _errs12 = errors;
               if(typeof data.isError !== "boolean"){
-                validate26.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+                validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs12 === errors;
@@ -920,38 +1029,26 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate26.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCancelledNotification = validate39;
+export const validateCancelledNotification = validate20;
 
 // prettier-ignore
-const schema15 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema24 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema16 = {"$id":"RequestId","type":["string","integer"]};
+const schema25 = {"$id":"RequestId","type":["string","integer"]};
 
 // prettier-ignore
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema16.type}}];
-    return false;
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate20(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CancelledNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -959,7 +1056,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -967,11 +1064,11 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/cancelled" !== data0){
-            validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -987,14 +1084,14 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.reason !== undefined){
                     const _errs5 = errors;
                     if(typeof data1.reason !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+                      validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -1004,10 +1101,11 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.requestId !== undefined){
+                      let data3 = data1.requestId;
                       const _errs7 = errors;
-                      if(!(validate40(data1.requestId, {instancePath:instancePath+"/params/requestId",parentData:data1,parentDataProperty:"requestId",rootData}))){
-                        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-                        errors = vErrors.length;
+                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                        validate20.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+                        return false;
                       }
                       var valid1 = _errs7 === errors;
                     }
@@ -1018,7 +1116,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1031,22 +1129,23 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate39.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientCapabilities = validate42;
+export const validateClientCapabilities = validate21;
 
 // prettier-ignore
-const schema17 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
+const schema26 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -1064,7 +1163,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 }
                 else {
-                  validate42.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                  validate21.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -1075,7 +1174,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            validate42.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+            validate21.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -1092,13 +1191,13 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
               if(data2.listChanged !== undefined){
                 if(typeof data2.listChanged !== "boolean"){
-                  validate42.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                  validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                   return false;
                 }
               }
             }
             else {
-              validate42.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+              validate21.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1115,7 +1214,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
               }
               else {
-                validate42.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                validate21.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1128,114 +1227,35 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate42.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientNotification = validate43;
+export const validateClientNotification = validate22;
 
 // prettier-ignore
-const schema18 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema27 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
-const schema19 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema30 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate44.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate44.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate44.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate44.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate44.errors = vErrors;
-  return errors === 0;
-}
+const schema31 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema20 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema28 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema21 = {"$id":"ProgressToken","type":["string","integer"]};
+const schema29 = {"$id":"ProgressToken","type":["string","integer"]};
 
 // prettier-ignore
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type}}];
-    return false;
-  }
-  validate46.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ProgressNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1243,7 +1263,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1251,11 +1271,11 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/progress" !== data0){
-            validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+            validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1271,14 +1291,14 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.progress !== undefined){
                     const _errs5 = errors;
                     if(!(typeof data1.progress == "number")){
-                      validate45.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                      validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -1288,10 +1308,11 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.progressToken !== undefined){
+                      let data3 = data1.progressToken;
                       const _errs7 = errors;
-                      if(!(validate46(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
-                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                        errors = vErrors.length;
+                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                        validate23.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+                        return false;
                       }
                       var valid1 = _errs7 === errors;
                     }
@@ -1300,12 +1321,12 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
                     }
                     if(valid1){
                       if(data1.total !== undefined){
-                        const _errs8 = errors;
+                        const _errs10 = errors;
                         if(!(typeof data1.total == "number")){
-                          validate45.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+                          validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                           return false;
                         }
-                        var valid1 = _errs8 === errors;
+                        var valid1 = _errs10 === errors;
                       }
                       else {
                         var valid1 = true;
@@ -1315,7 +1336,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate45.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1328,89 +1349,17 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate45.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema22 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate48.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate48.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate48.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1418,118 +1367,211 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "notifications/cancelled"){
-            if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+            if(!(validate20(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath) : vErrors.concat(rebaseErrors(validate20.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/initialized"){
-            if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
-              errors = vErrors.length;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate22.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs6 = errors;
+                    if(typeof data0 !== "string"){
+                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/initialized" !== data0){
+                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+                      return false;
+                    }
+                    var valid4 = _errs6 === errors;
+                  }
+                  else {
+                    var valid4 = true;
+                  }
+                  if(valid4){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs8 = errors;
+                      if(errors === _errs8){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs11 = errors;
+                            if(errors === _errs11){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid4 = _errs8 === errors;
+                    }
+                    else {
+                      var valid4 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate22.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/progress"){
-            if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+            if(!(validate23(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/roots/list_changed"){
-            if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
-              errors = vErrors.length;
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate22.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/roots/list_changed" !== data3){
+                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4._meta !== undefined){
+                            let data5 = data4._meta;
+                            const _errs23 = errors;
+                            if(errors === _errs23){
+                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                              }
+                              else {
+                                validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate22.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else {
-            validate43.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate43.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate43.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientRequest = validate53;
+export const validateClientRequest = validate26;
 
 // prettier-ignore
-const schema23 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema32 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
-const schema24 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema43 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema25 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+const schema44 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate56.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.version !== undefined){
-            const _errs3 = errors;
-            if(typeof data.version !== "string"){
-              validate56.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
-}
+const schema45 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema46 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema47 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema48 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema49 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema50 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema33 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema35 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+
+// prettier-ignore
+function validate27(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="InitializeRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1537,7 +1579,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1545,11 +1587,11 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("initialize" !== data0){
-            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1565,15 +1607,95 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.capabilities !== undefined){
+                    let data2 = data1.capabilities;
                     const _errs5 = errors;
-                    if(!(validate42(data1.capabilities, {instancePath:instancePath+"/params/capabilities",parentData:data1,parentDataProperty:"capabilities",rootData}))){
-                      vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-                      errors = vErrors.length;
+                    const _errs6 = errors;
+                    if(errors === _errs6){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        if(data2.experimental !== undefined){
+                          let data3 = data2.experimental;
+                          const _errs8 = errors;
+                          if(errors === _errs8){
+                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                              for(const key0 in data3){
+                                let data4 = data3[key0];
+                                const _errs11 = errors;
+                                if(errors === _errs11){
+                                  if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                                  }
+                                  else {
+                                    validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                                var valid4 = _errs11 === errors;
+                                if(!valid4){
+                                  break;
+                                }
+                              }
+                            }
+                            else {
+                              validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs8 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.roots !== undefined){
+                            let data5 = data2.roots;
+                            const _errs14 = errors;
+                            if(errors === _errs14){
+                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                if(data5.listChanged !== undefined){
+                                  if(typeof data5.listChanged !== "boolean"){
+                                    validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid3 = _errs14 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data2.sampling !== undefined){
+                              let data7 = data2.sampling;
+                              const _errs18 = errors;
+                              if(errors === _errs18){
+                                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                                }
+                                else {
+                                  validate27.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid3 = _errs18 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate27.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
                     }
                     var valid1 = _errs5 === errors;
                   }
@@ -1582,24 +1704,61 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.clientInfo !== undefined){
-                      const _errs6 = errors;
-                      if(!(validate56(data1.clientInfo, {instancePath:instancePath+"/params/clientInfo",parentData:data1,parentDataProperty:"clientInfo",rootData}))){
-                        vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                        errors = vErrors.length;
+                      let data8 = data1.clientInfo;
+                      const _errs21 = errors;
+                      const _errs22 = errors;
+                      if(errors === _errs22){
+                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                          let missing2;
+                          if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+                            validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+                            return false;
+                          }
+                          else {
+                            if(data8.name !== undefined){
+                              const _errs24 = errors;
+                              if(typeof data8.name !== "string"){
+                                validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid7 = _errs24 === errors;
+                            }
+                            else {
+                              var valid7 = true;
+                            }
+                            if(valid7){
+                              if(data8.version !== undefined){
+                                const _errs26 = errors;
+                                if(typeof data8.version !== "string"){
+                                  validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid7 = _errs26 === errors;
+                              }
+                              else {
+                                var valid7 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid1 = _errs21 === errors;
                     }
                     else {
                       var valid1 = true;
                     }
                     if(valid1){
                       if(data1.protocolVersion !== undefined){
-                        const _errs7 = errors;
+                        const _errs28 = errors;
                         if(typeof data1.protocolVersion !== "string"){
-                          validate54.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                          validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
-                        var valid1 = _errs7 === errors;
+                        var valid1 = _errs28 === errors;
                       }
                       else {
                         var valid1 = true;
@@ -1609,7 +1768,7 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1622,19 +1781,20 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate54.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema26 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema36 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1642,7 +1802,7 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1650,11 +1810,11 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ping" !== data0){
-            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+            validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1674,21 +1834,22 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate58.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate58.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1701,27 +1862,31 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate58.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema27 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema38 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesRequest" */;
+const schema39 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate29(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SetLevelRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1729,11 +1894,11 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/list" !== data0){
-            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+          if("logging/setLevel" !== data0){
+            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1747,15 +1912,27 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate60.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                let missing1;
+                if((data1.level === undefined) && (missing1 = "level")){
+                  validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.level !== undefined){
+                    let data2 = data1.level;
+                    if(typeof data2 !== "string"){
+                      validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+                      return false;
+                    }
                   }
                 }
               }
               else {
-                validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1763,6 +1940,2578 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
           }
           else {
             var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema40 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema41 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+
+// prettier-ignore
+const schema42 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
+
+// prettier-ignore
+function validate30(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("completion/complete" !== data0){
+            validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+                  validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.argument !== undefined){
+                    let data2 = data1.argument;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+                          validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+                          return false;
+                        }
+                        else {
+                          if(data2.name !== undefined){
+                            const _errs7 = errors;
+                            if(typeof data2.name !== "string"){
+                              validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid2 = _errs7 === errors;
+                          }
+                          else {
+                            var valid2 = true;
+                          }
+                          if(valid2){
+                            if(data2.value !== undefined){
+                              const _errs9 = errors;
+                              if(typeof data2.value !== "string"){
+                                validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs9 === errors;
+                            }
+                            else {
+                              var valid2 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.ref !== undefined){
+                      let data5 = data1.ref;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                          let missing3;
+                          if((data5.type === undefined) && (missing3 = "type")){
+                            validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
+                          }
+                          else {
+                            const tag0 = data5.type;
+                            if(typeof tag0 == "string"){
+                              if(tag0 === "ref/prompt"){
+                                const _errs15 = errors;
+                                if(errors === _errs15){
+                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                    let missing4;
+                                    if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+                                      validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+                                      return false;
+                                    }
+                                    else {
+                                      if(data5.name !== undefined){
+                                        const _errs17 = errors;
+                                        if(typeof data5.name !== "string"){
+                                          validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                          return false;
+                                        }
+                                        var valid6 = _errs17 === errors;
+                                      }
+                                      else {
+                                        var valid6 = true;
+                                      }
+                                      if(valid6){
+                                        if(data5.type !== undefined){
+                                          let data7 = data5.type;
+                                          const _errs19 = errors;
+                                          if(typeof data7 !== "string"){
+                                            validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          if("ref/prompt" !== data7){
+                                            validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                                            return false;
+                                          }
+                                          var valid6 = _errs19 === errors;
+                                        }
+                                        else {
+                                          var valid6 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                  else {
+                                    validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else if(tag0 === "ref/resource"){
+                                const _errs22 = errors;
+                                if(errors === _errs22){
+                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                    let missing5;
+                                    if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+                                      validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
+                                      return false;
+                                    }
+                                    else {
+                                      if(data5.type !== undefined){
+                                        let data8 = data5.type;
+                                        const _errs24 = errors;
+                                        if(typeof data8 !== "string"){
+                                          validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                          return false;
+                                        }
+                                        if("ref/resource" !== data8){
+                                          validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+                                          return false;
+                                        }
+                                        var valid9 = _errs24 === errors;
+                                      }
+                                      else {
+                                        var valid9 = true;
+                                      }
+                                      if(valid9){
+                                        if(data5.uri !== undefined){
+                                          const _errs26 = errors;
+                                          if(typeof data5.uri !== "string"){
+                                            validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          var valid9 = _errs26 === errors;
+                                        }
+                                        else {
+                                          var valid9 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                  else {
+                                    validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                                return false;
+                              }
+                            }
+                            else {
+                              validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid1 = _errs11 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate26(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate27(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate27.errors, instancePath) : vErrors.concat(rebaseErrors(validate27.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "ping"){
+            if(!(validate28(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath) : vErrors.concat(rebaseErrors(validate28.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate26.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/list" !== data0){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1.cursor !== undefined){
+                            if(typeof data1.cursor !== "string"){
+                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            const _errs14 = errors;
+            if(errors === _errs14){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate26.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs16 = errors;
+                    if(typeof data3 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/templates/list" !== data3){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+                      return false;
+                    }
+                    var valid9 = _errs16 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs18 = errors;
+                      if(errors === _errs18){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4.cursor !== undefined){
+                            if(typeof data4.cursor !== "string"){
+                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs18 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/read"){
+            const _errs23 = errors;
+            if(errors === _errs23){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing3;
+                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+                  validate26.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs25 = errors;
+                    if(typeof data6 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/read" !== data6){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+                      return false;
+                    }
+                    var valid13 = _errs25 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs27 = errors;
+                      if(errors === _errs27){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          let missing4;
+                          if((data7.uri === undefined) && (missing4 = "uri")){
+                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+                            return false;
+                          }
+                          else {
+                            if(data7.uri !== undefined){
+                              if(typeof data7.uri !== "string"){
+                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs27 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            const _errs32 = errors;
+            if(errors === _errs32){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+                  validate26.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs34 = errors;
+                    if(typeof data9 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/subscribe" !== data9){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+                      return false;
+                    }
+                    var valid17 = _errs34 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs36 = errors;
+                      if(errors === _errs36){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          let missing6;
+                          if((data10.uri === undefined) && (missing6 = "uri")){
+                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+                            return false;
+                          }
+                          else {
+                            if(data10.uri !== undefined){
+                              if(typeof data10.uri !== "string"){
+                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs36 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
+            const _errs41 = errors;
+            if(errors === _errs41){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing7;
+                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+                  validate26.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data12 = data.method;
+                    const _errs43 = errors;
+                    if(typeof data12 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/unsubscribe" !== data12){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+                      return false;
+                    }
+                    var valid21 = _errs43 === errors;
+                  }
+                  else {
+                    var valid21 = true;
+                  }
+                  if(valid21){
+                    if(data.params !== undefined){
+                      let data13 = data.params;
+                      const _errs45 = errors;
+                      if(errors === _errs45){
+                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+                          let missing8;
+                          if((data13.uri === undefined) && (missing8 = "uri")){
+                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+                            return false;
+                          }
+                          else {
+                            if(data13.uri !== undefined){
+                              if(typeof data13.uri !== "string"){
+                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid21 = _errs45 === errors;
+                    }
+                    else {
+                      var valid21 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            const _errs50 = errors;
+            if(errors === _errs50){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing9;
+                if((data.method === undefined) && (missing9 = "method")){
+                  validate26.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data15 = data.method;
+                    const _errs52 = errors;
+                    if(typeof data15 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/list" !== data15){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+                      return false;
+                    }
+                    var valid25 = _errs52 === errors;
+                  }
+                  else {
+                    var valid25 = true;
+                  }
+                  if(valid25){
+                    if(data.params !== undefined){
+                      let data16 = data.params;
+                      const _errs54 = errors;
+                      if(errors === _errs54){
+                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+                          if(data16.cursor !== undefined){
+                            if(typeof data16.cursor !== "string"){
+                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid25 = _errs54 === errors;
+                    }
+                    else {
+                      var valid25 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            const _errs59 = errors;
+            if(errors === _errs59){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing10;
+                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+                  validate26.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data18 = data.method;
+                    const _errs61 = errors;
+                    if(typeof data18 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/get" !== data18){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+                      return false;
+                    }
+                    var valid29 = _errs61 === errors;
+                  }
+                  else {
+                    var valid29 = true;
+                  }
+                  if(valid29){
+                    if(data.params !== undefined){
+                      let data19 = data.params;
+                      const _errs63 = errors;
+                      if(errors === _errs63){
+                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+                          let missing11;
+                          if((data19.name === undefined) && (missing11 = "name")){
+                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+                            return false;
+                          }
+                          else {
+                            if(data19.arguments !== undefined){
+                              let data20 = data19.arguments;
+                              const _errs65 = errors;
+                              if(errors === _errs65){
+                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+                                  for(const key0 in data20){
+                                    const _errs68 = errors;
+                                    if(typeof data20[key0] !== "string"){
+                                      validate26.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid31 = _errs68 === errors;
+                                    if(!valid31){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid30 = _errs65 === errors;
+                            }
+                            else {
+                              var valid30 = true;
+                            }
+                            if(valid30){
+                              if(data19.name !== undefined){
+                                const _errs70 = errors;
+                                if(typeof data19.name !== "string"){
+                                  validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid30 = _errs70 === errors;
+                              }
+                              else {
+                                var valid30 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid29 = _errs63 === errors;
+                    }
+                    else {
+                      var valid29 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/list"){
+            const _errs73 = errors;
+            if(errors === _errs73){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing12;
+                if((data.method === undefined) && (missing12 = "method")){
+                  validate26.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data23 = data.method;
+                    const _errs75 = errors;
+                    if(typeof data23 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/list" !== data23){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+                      return false;
+                    }
+                    var valid34 = _errs75 === errors;
+                  }
+                  else {
+                    var valid34 = true;
+                  }
+                  if(valid34){
+                    if(data.params !== undefined){
+                      let data24 = data.params;
+                      const _errs77 = errors;
+                      if(errors === _errs77){
+                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+                          if(data24.cursor !== undefined){
+                            if(typeof data24.cursor !== "string"){
+                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid34 = _errs77 === errors;
+                    }
+                    else {
+                      var valid34 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/call"){
+            const _errs82 = errors;
+            if(errors === _errs82){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing13;
+                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+                  validate26.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data26 = data.method;
+                    const _errs84 = errors;
+                    if(typeof data26 !== "string"){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/call" !== data26){
+                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+                      return false;
+                    }
+                    var valid38 = _errs84 === errors;
+                  }
+                  else {
+                    var valid38 = true;
+                  }
+                  if(valid38){
+                    if(data.params !== undefined){
+                      let data27 = data.params;
+                      const _errs86 = errors;
+                      if(errors === _errs86){
+                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+                          let missing14;
+                          if((data27.name === undefined) && (missing14 = "name")){
+                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+                            return false;
+                          }
+                          else {
+                            if(data27.arguments !== undefined){
+                              let data28 = data27.arguments;
+                              const _errs88 = errors;
+                              if(errors === _errs88){
+                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+                                }
+                                else {
+                                  validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid39 = _errs88 === errors;
+                            }
+                            else {
+                              var valid39 = true;
+                            }
+                            if(valid39){
+                              if(data27.name !== undefined){
+                                const _errs91 = errors;
+                                if(typeof data27.name !== "string"){
+                                  validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid39 = _errs91 === errors;
+                              }
+                              else {
+                                var valid39 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid38 = _errs86 === errors;
+                    }
+                    else {
+                      var valid38 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate26.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
+            if(!(validate29(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate30(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate30.errors, instancePath) : vErrors.concat(rebaseErrors(validate30.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate26.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate26.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate26.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateClientResult = validate35;
+
+// prettier-ignore
+const schema52 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+
+// prettier-ignore
+const schema53 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+const schema54 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+
+// prettier-ignore
+function validate36(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.content !== undefined){
+            let data1 = data.content;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.type === undefined) && (missing1 = "type")){
+                  validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  const tag0 = data1.type;
+                  if(typeof tag0 == "string"){
+                    if(tag0 === "text"){
+                      if(!(validate14(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "image"){
+                      if(!(validate15(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else {
+                      validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                  else {
+                    validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.model !== undefined){
+              const _errs9 = errors;
+              if(typeof data.model !== "string"){
+                validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs9 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.role !== undefined){
+                let data3 = data.role;
+                const _errs11 = errors;
+                if(typeof data3 !== "string"){
+                  validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                if(!((data3 === "assistant") || (data3 === "user"))){
+                  validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                  return false;
+                }
+                var valid0 = _errs11 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.stopReason !== undefined){
+                  const _errs14 = errors;
+                  if(typeof data.stopReason !== "string"){
+                    validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs14 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate36.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema56 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+
+// prettier-ignore
+const schema57 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate40(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListRootsResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.roots === undefined) && (missing0 = "roots")){
+        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.roots !== undefined){
+            let data1 = data.roots;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  let data2 = data1[i0];
+                  const _errs6 = errors;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if((data2.uri === undefined) && (missing1 = "uri")){
+                        validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data2.name !== undefined){
+                          const _errs9 = errors;
+                          if(typeof data2.name !== "string"){
+                            validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs9 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.uri !== undefined){
+                            const _errs11 = errors;
+                            if(typeof data2.uri !== "string"){
+                              validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs6 === errors;
+                  if(!valid1){
+                    break;
+                  }
+                }
+              }
+              else {
+                validate40.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate40.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate35(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs8 = errors;
+    if(!(validate36(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs9 = errors;
+      if(!(validate40(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate40.errors, instancePath) : vErrors.concat(rebaseErrors(validate40.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs9 === errors;
+      valid0 = valid0 || _valid0;
+    }
+  }
+  if(!valid0){
+    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      vErrors.push(err2);
+    }
+    errors++;
+    validate35.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCompleteRequest = validate30;
+
+// prettier-ignore
+export const validateCompleteResult = validate42;
+
+// prettier-ignore
+const schema58 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
+
+// prettier-ignore
+function validate42(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.completion === undefined) && (missing0 = "completion")){
+        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.completion !== undefined){
+            let data1 = data.completion;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.values === undefined) && (missing1 = "values")){
+                  validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.hasMore !== undefined){
+                    const _errs6 = errors;
+                    if(typeof data1.hasMore !== "boolean"){
+                      validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid1 = _errs6 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.total !== undefined){
+                      let data3 = data1.total;
+                      const _errs8 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate42.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs8 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.values !== undefined){
+                        let data4 = data1.values;
+                        const _errs10 = errors;
+                        if(errors === _errs10){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs12 = errors;
+                              if(typeof data4[i0] !== "string"){
+                                validate42.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs12 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate42.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs10 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCreateMessageRequest = validate43;
+
+// prettier-ignore
+const schema59 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema60 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate44(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SamplingMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.content !== undefined){
+          let data0 = data.content;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate14(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate15(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
+              }
+            }
+            else {
+              validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs6 = errors;
+            if(typeof data1 !== "string"){
+              validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs6 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate44.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema62 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+
+// prettier-ignore
+const schema63 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate48(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelPreferences" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.costPriority !== undefined){
+        let data0 = data.costPriority;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(typeof data0 == "number"){
+            if(data0 > 1 || isNaN(data0)){
+              validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+              return false;
+            }
+            else {
+              if(data0 < 0 || isNaN(data0)){
+                validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                return false;
+              }
+            }
+          }
+          else {
+            validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.hints !== undefined){
+          let data1 = data.hints;
+          const _errs3 = errors;
+          if(errors === _errs3){
+            if(Array.isArray(data1)){
+              var valid1 = true;
+              const len0 = data1.length;
+              for(let i0=0; i0<len0; i0++){
+                let data2 = data1[i0];
+                const _errs5 = errors;
+                const _errs6 = errors;
+                if(errors === _errs6){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2.name !== undefined){
+                      if(typeof data2.name !== "string"){
+                        validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                    }
+                  }
+                  else {
+                    validate48.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs5 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate48.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs3 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.intelligencePriority !== undefined){
+            let data4 = data.intelligencePriority;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(typeof data4 == "number"){
+                if(data4 > 1 || isNaN(data4)){
+                  validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                  return false;
+                }
+                else {
+                  if(data4 < 0 || isNaN(data4)){
+                    validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.speedPriority !== undefined){
+              let data5 = data.speedPriority;
+              const _errs12 = errors;
+              if(errors === _errs12){
+                if(typeof data5 == "number"){
+                  if(data5 > 1 || isNaN(data5)){
+                    validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                    return false;
+                  }
+                  else {
+                    if(data5 < 0 || isNaN(data5)){
+                      validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate48.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate43(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("sampling/createMessage" !== data0){
+            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+                  validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.includeContext !== undefined){
+                    let data2 = data1.includeContext;
+                    const _errs5 = errors;
+                    if(typeof data2 !== "string"){
+                      validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+                      validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema59.properties.params.properties.includeContext.enum}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.maxTokens !== undefined){
+                      let data3 = data1.maxTokens;
+                      const _errs7 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate43.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.messages !== undefined){
+                        let data4 = data1.messages;
+                        const _errs9 = errors;
+                        if(errors === _errs9){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs11 = errors;
+                              if(!(validate44(data4[i0]))){
+                                vErrors = vErrors === null ? rebaseErrors(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate44.errors, instancePath+"/params/messages/" + i0));
+                                errors = vErrors.length;
+                              }
+                              var valid2 = _errs11 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate43.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data1.metadata !== undefined){
+                          let data6 = data1.metadata;
+                          const _errs12 = errors;
+                          if(errors === _errs12){
+                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                            }
+                            else {
+                              validate43.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid1 = _errs12 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                        if(valid1){
+                          if(data1.modelPreferences !== undefined){
+                            const _errs15 = errors;
+                            if(!(validate48(data1.modelPreferences))){
+                              vErrors = vErrors === null ? rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences"));
+                              errors = vErrors.length;
+                            }
+                            var valid1 = _errs15 === errors;
+                          }
+                          else {
+                            var valid1 = true;
+                          }
+                          if(valid1){
+                            if(data1.stopSequences !== undefined){
+                              let data8 = data1.stopSequences;
+                              const _errs16 = errors;
+                              if(errors === _errs16){
+                                if(Array.isArray(data8)){
+                                  var valid3 = true;
+                                  const len1 = data8.length;
+                                  for(let i1=0; i1<len1; i1++){
+                                    const _errs18 = errors;
+                                    if(typeof data8[i1] !== "string"){
+                                      validate43.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid3 = _errs18 === errors;
+                                    if(!valid3){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate43.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+                                  return false;
+                                }
+                              }
+                              var valid1 = _errs16 === errors;
+                            }
+                            else {
+                              var valid1 = true;
+                            }
+                            if(valid1){
+                              if(data1.systemPrompt !== undefined){
+                                const _errs20 = errors;
+                                if(typeof data1.systemPrompt !== "string"){
+                                  validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid1 = _errs20 === errors;
+                              }
+                              else {
+                                var valid1 = true;
+                              }
+                              if(valid1){
+                                if(data1.temperature !== undefined){
+                                  const _errs22 = errors;
+                                  if(!(typeof data1.temperature == "number")){
+                                    validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+                                    return false;
+                                  }
+                                  var valid1 = _errs22 === errors;
+                                }
+                                else {
+                                  var valid1 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCreateMessageResult = validate36;
+
+// prettier-ignore
+export const validateCursor = validate50;
+
+// prettier-ignore
+const schema64 = {"$id":"Cursor","type":"string"};
+
+// prettier-ignore
+function validate50(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Cursor" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  validate50.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateEmbeddedResource = validate16;
+
+// prettier-ignore
+export const validateEmptyResult = validate51;
+
+// prettier-ignore
+const schema65 = {"$id":"EmptyResult","$ref":"Result"};
+
+// prettier-ignore
+function validate51(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EmptyResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  if(errors === _errs0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs3 = errors;
+        if(errors === _errs3){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate51.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate51.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate51.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateGetPromptRequest = validate52;
+
+// prettier-ignore
+function validate52(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="GetPromptRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("prompts/get" !== data0){
+            validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.name === undefined) && (missing1 = "name")){
+                  validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.arguments !== undefined){
+                    let data2 = data1.arguments;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        for(const key0 in data2){
+                          const _errs8 = errors;
+                          if(typeof data2[key0] !== "string"){
+                            validate52.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs8 === errors;
+                          if(!valid2){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate52.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.name !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data1.name !== "string"){
+                        validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs10 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate52.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateGetPromptResult = validate53;
+
+// prettier-ignore
+const schema68 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+
+// prettier-ignore
+const schema69 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate54(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.content !== undefined){
+          let data0 = data.content;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate14(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate15(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "resource"){
+                    if(!(validate16(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
+              }
+            }
+            else {
+              validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs7 = errors;
+            if(typeof data1 !== "string"){
+              validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate54.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate53(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="GetPromptResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.messages === undefined) && (missing0 = "messages")){
+        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate53.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs4 = errors;
+            if(typeof data.description !== "string"){
+              validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.messages !== undefined){
+              let data2 = data.messages;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs8 = errors;
+                    if(!(validate54(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate54.errors, instancePath+"/messages/" + i0));
+                      errors = vErrors.length;
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate53.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate53.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateImageContent = validate15;
+
+// prettier-ignore
+export const validateImplementation = validate59;
+
+// prettier-ignore
+function validate59(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Implementation" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+        validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.version !== undefined){
+            const _errs3 = errors;
+            if(typeof data.version !== "string"){
+              validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateInitializeRequest = validate27;
+
+// prettier-ignore
+export const validateInitializeResult = validate60;
+
+// prettier-ignore
+const schema72 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+
+// prettier-ignore
+const schema73 = {"$id":"ServerCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+function validate60(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InitializeResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate60.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.capabilities !== undefined){
+            let data1 = data.capabilities;
+            const _errs4 = errors;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.experimental !== undefined){
+                  let data2 = data1.experimental;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      for(const key0 in data2){
+                        let data3 = data2[key0];
+                        const _errs10 = errors;
+                        if(errors === _errs10){
+                          if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                          }
+                          else {
+                            validate60.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid3 = _errs10 === errors;
+                        if(!valid3){
+                          break;
+                        }
+                      }
+                    }
+                    else {
+                      validate60.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid2 = _errs7 === errors;
+                }
+                else {
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data1.logging !== undefined){
+                    let data4 = data1.logging;
+                    const _errs13 = errors;
+                    if(errors === _errs13){
+                      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                      }
+                      else {
+                        validate60.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid2 = _errs13 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                  if(valid2){
+                    if(data1.prompts !== undefined){
+                      let data5 = data1.prompts;
+                      const _errs16 = errors;
+                      if(errors === _errs16){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                          if(data5.listChanged !== undefined){
+                            if(typeof data5.listChanged !== "boolean"){
+                              validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate60.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid2 = _errs16 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data1.resources !== undefined){
+                        let data7 = data1.resources;
+                        const _errs20 = errors;
+                        if(errors === _errs20){
+                          if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                            if(data7.listChanged !== undefined){
+                              const _errs22 = errors;
+                              if(typeof data7.listChanged !== "boolean"){
+                                validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                return false;
+                              }
+                              var valid5 = _errs22 === errors;
+                            }
+                            else {
+                              var valid5 = true;
+                            }
+                            if(valid5){
+                              if(data7.subscribe !== undefined){
+                                const _errs24 = errors;
+                                if(typeof data7.subscribe !== "boolean"){
+                                  validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                                  return false;
+                                }
+                                var valid5 = _errs24 === errors;
+                              }
+                              else {
+                                var valid5 = true;
+                              }
+                            }
+                          }
+                          else {
+                            validate60.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid2 = _errs20 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                      if(valid2){
+                        if(data1.tools !== undefined){
+                          let data10 = data1.tools;
+                          const _errs26 = errors;
+                          if(errors === _errs26){
+                            if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                              if(data10.listChanged !== undefined){
+                                if(typeof data10.listChanged !== "boolean"){
+                                  validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                  return false;
+                                }
+                              }
+                            }
+                            else {
+                              validate60.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid2 = _errs26 === errors;
+                        }
+                        else {
+                          var valid2 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate60.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.instructions !== undefined){
+              const _errs30 = errors;
+              if(typeof data.instructions !== "string"){
+                validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs30 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.protocolVersion !== undefined){
+                const _errs32 = errors;
+                if(typeof data.protocolVersion !== "string"){
+                  validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs32 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.serverInfo !== undefined){
+                  let data14 = data.serverInfo;
+                  const _errs34 = errors;
+                  const _errs35 = errors;
+                  if(errors === _errs35){
+                    if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+                      let missing1;
+                      if(((data14.name === undefined) && (missing1 = "name")) || ((data14.version === undefined) && (missing1 = "version"))){
+                        validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data14.name !== undefined){
+                          const _errs37 = errors;
+                          if(typeof data14.name !== "string"){
+                            validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid8 = _errs37 === errors;
+                        }
+                        else {
+                          var valid8 = true;
+                        }
+                        if(valid8){
+                          if(data14.version !== undefined){
+                            const _errs39 = errors;
+                            if(typeof data14.version !== "string"){
+                              validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid8 = _errs39 === errors;
+                          }
+                          else {
+                            var valid8 = true;
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid0 = _errs34 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
           }
         }
       }
@@ -1777,11 +4526,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema28 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateInitializedNotification = validate61;
 
 // prettier-ignore
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesRequest" */;
+function validate61(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InitializedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -1799,8 +4549,8 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
             validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/templates/list" !== data0){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+          if("notifications/initialized" !== data0){
+            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1814,10 +4564,16 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate61.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -1844,31 +4600,67 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema29 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateJSONRPCError = validate62;
 
 // prettier-ignore
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
+const schema76 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
+
+// prettier-ignore
+function validate62(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCError" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
         validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.error !== undefined){
+          let data0 = data.error;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/read" !== data0){
-            validate62.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-            return false;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+                validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                if(data0.code !== undefined){
+                  let data1 = data0.code;
+                  const _errs3 = errors;
+                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+                    validate62.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid1 = _errs3 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+                if(valid1){
+                  if(data0.message !== undefined){
+                    const _errs5 = errors;
+                    if(typeof data0.message !== "string"){
+                      validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                }
+              }
+            }
+            else {
+              validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -1876,34 +4668,35 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate62.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate62.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate62.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.id !== undefined){
+            let data3 = data.id;
+            const _errs7 = errors;
+            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+              validate62.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs7 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.jsonrpc !== undefined){
+              let data4 = data.jsonrpc;
+              const _errs10 = errors;
+              if(typeof data4 !== "string"){
+                validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("2.0" !== data4){
+                validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -1918,104 +4711,36 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema30 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateJSONRPCMessage = validate63;
 
 // prettier-ignore
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
+const schema78 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
+
+// prettier-ignore
+const schema82 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+const schema79 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate64(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate63.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate63.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate63.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema31 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
         validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2024,34 +4749,71 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate64.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            if("2.0" !== data1){
+              validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              const _errs6 = errors;
+              if(typeof data.method !== "string"){
+                validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                let data3 = data.params;
+                const _errs8 = errors;
+                if(errors === _errs8){
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    if(data3._meta !== undefined){
+                      let data4 = data3._meta;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4.progressToken !== undefined){
+                            let data5 = data4.progressToken;
+                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+                              validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate64.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs8 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
           }
         }
       }
@@ -2066,97 +4828,27 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema32 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema83 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsRequest" */;
+function validate66(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCResponse" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate65.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate65.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema33 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
         validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate66.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2165,68 +4857,52 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate66.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate66.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.name !== undefined){
-                      const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
-                        validate66.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            if("2.0" !== data1){
+              validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.result !== undefined){
+              let data2 = data.result;
+              const _errs6 = errors;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  if(data2._meta !== undefined){
+                    let data3 = data2._meta;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                      }
+                      else {
+                        validate66.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate66.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -2241,18 +4917,294 @@ function validate66(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema34 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+function validate63(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(!(validate64(data))){
+    vErrors = vErrors === null ? rebaseErrors(validate64.errors, instancePath) : vErrors.concat(rebaseErrors(validate64.errors, instancePath));
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs2 = errors;
+    const _errs3 = errors;
+    if(errors === _errs3){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        let missing0;
+        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        else {
+          if(data.jsonrpc !== undefined){
+            let data0 = data.jsonrpc;
+            const _errs5 = errors;
+            if(typeof data0 !== "string"){
+              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err1];
+              }
+              else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if("2.0" !== data0){
+              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            var valid2 = _errs5 === errors;
+          }
+          else {
+            var valid2 = true;
+          }
+          if(valid2){
+            if(data.method !== undefined){
+              const _errs7 = errors;
+              if(typeof data.method !== "string"){
+                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
+                  vErrors = [err3];
+                }
+                else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+              var valid2 = _errs7 === errors;
+            }
+            else {
+              var valid2 = true;
+            }
+            if(valid2){
+              if(data.params !== undefined){
+                let data2 = data.params;
+                const _errs9 = errors;
+                if(errors === _errs9){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2._meta !== undefined){
+                      let data3 = data2._meta;
+                      const _errs12 = errors;
+                      if(errors === _errs12){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        }
+                        else {
+                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                          if(vErrors === null){
+                            vErrors = [err4];
+                          }
+                          else {
+                            vErrors.push(err4);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                }
+                var valid2 = _errs9 === errors;
+              }
+              else {
+                var valid2 = true;
+              }
+            }
+          }
+        }
+      }
+      else {
+        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs15 = errors;
+      if(!(validate66(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate66.errors, instancePath) : vErrors.concat(rebaseErrors(validate66.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs15 === errors;
+      valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs16 = errors;
+        if(!(validate62(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate62.errors, instancePath) : vErrors.concat(rebaseErrors(validate62.errors, instancePath));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs16 === errors;
+        valid0 = valid0 || _valid0;
+      }
+    }
+  }
+  if(!valid0){
+    const err7 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      vErrors.push(err7);
+    }
+    errors++;
+    validate63.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
+export const validateJSONRPCNotification = validate69;
+
+// prettier-ignore
+function validate69(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            const _errs3 = errors;
+            if(typeof data.method !== "string"){
+              validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.params !== undefined){
+              let data2 = data.params;
+              const _errs5 = errors;
+              if(errors === _errs5){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  if(data2._meta !== undefined){
+                    let data3 = data2._meta;
+                    const _errs8 = errors;
+                    if(errors === _errs8){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                      }
+                      else {
+                        validate69.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateJSONRPCRequest = validate64;
+
+// prettier-ignore
+export const validateJSONRPCResponse = validate66;
+
+// prettier-ignore
+export const validateListPromptsRequest = validate70;
+
+// prettier-ignore
+function validate70(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListPromptsRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2260,11 +5212,11 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("tools/list" !== data0){
-            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+          if("prompts/list" !== data0){
+            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2280,13 +5232,13 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.cursor !== undefined){
                   if(typeof data1.cursor !== "string"){
-                    validate67.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                 }
               }
               else {
-                validate67.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2299,132 +5251,113 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate67.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema35 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateListPromptsResult = validate71;
 
 // prettier-ignore
-const schema36 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+const schema88 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
 
 // prettier-ignore
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate69.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema36.enum}}];
-    return false;
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
-}
+const schema89 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
+const schema90 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
+
+// prettier-ignore
+function validate72(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Prompt" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    if(!(validate69(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                }
-              }
-              else {
-                validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate68.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema37 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema38 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+      if((data.name === undefined) && (missing0 = "name")){
         validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.name !== undefined){
+        if(data.arguments !== undefined){
+          let data0 = data.arguments;
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
+          if(errors === _errs1){
+            if(Array.isArray(data0)){
+              var valid1 = true;
+              const len0 = data0.length;
+              for(let i0=0; i0<len0; i0++){
+                let data1 = data0[i0];
+                const _errs3 = errors;
+                const _errs4 = errors;
+                if(errors === _errs4){
+                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                    let missing1;
+                    if((data1.name === undefined) && (missing1 = "name")){
+                      validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+                      return false;
+                    }
+                    else {
+                      if(data1.description !== undefined){
+                        const _errs6 = errors;
+                        if(typeof data1.description !== "string"){
+                          validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid3 = _errs6 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                      if(valid3){
+                        if(data1.name !== undefined){
+                          const _errs8 = errors;
+                          if(typeof data1.name !== "string"){
+                            validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs8 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data1.required !== undefined){
+                            const _errs10 = errors;
+                            if(typeof data1.required !== "boolean"){
+                              validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                              return false;
+                            }
+                            var valid3 = _errs10 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate72.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -2432,21 +5365,29 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.type !== undefined){
-            let data1 = data.type;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+          if(data.description !== undefined){
+            const _errs12 = errors;
+            if(typeof data.description !== "string"){
+              validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            if("ref/prompt" !== data1){
-              validate72.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs12 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.name !== undefined){
+              const _errs14 = errors;
+              if(typeof data.name !== "string"){
+                validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs14 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -2461,84 +5402,29 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema39 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceReference" */;
+function validate71(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.type !== undefined){
-          let data0 = data.type;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate73.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if((data.prompts === undefined) && (missing0 = "prompts")){
         validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data._meta !== undefined){
+          let data0 = data._meta;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate71.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -2546,123 +5432,47 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate71.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          if(data2.name !== undefined){
-                            const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
-                              validate71.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            if(data2.value !== undefined){
-                              const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
-                                validate71.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate71.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.ref !== undefined){
-                      let data5 = data1.ref;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          let missing3;
-                          if((data5.type === undefined) && (missing3 = "type")){
-                            validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const tag0 = data5.type;
-                            if(typeof tag0 == "string"){
-                              if(tag0 === "ref/prompt"){
-                                if(!(validate72(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                  vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-                                  errors = vErrors.length;
-                                }
-                              }
-                              else if(tag0 === "ref/resource"){
-                                if(!(validate73(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                  vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-                                  errors = vErrors.length;
-                                }
-                              }
-                              else {
-                                validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                            else {
-                              validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate71.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.nextCursor !== undefined){
+            const _errs4 = errors;
+            if(typeof data.nextCursor !== "string"){
+              validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.prompts !== undefined){
+              let data2 = data.prompts;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs8 = errors;
+                    if(!(validate72(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/prompts/" + i0));
+                      errors = vErrors.length;
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate71.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -2677,144 +5487,1376 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientRequest" */;
+export const validateListResourceTemplatesRequest = validate74;
+
+// prettier-ignore
+function validate74(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourceTemplatesRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/read"){
-            if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/list"){
-            if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/call"){
-            if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
+          if("resources/templates/list" !== data0){
+            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
         }
         else {
-          validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListResourceTemplatesResult = validate75;
+
+// prettier-ignore
+const schema92 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+
+// prettier-ignore
+const schema93 = {"$id":"ResourceTemplate","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
+
+// prettier-ignore
+function validate76(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceTemplate" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.annotations !== undefined){
+          let data0 = data.annotations;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.audience !== undefined){
+                let data1 = data0.audience;
+                const _errs3 = errors;
+                if(errors === _errs3){
+                  if(Array.isArray(data1)){
+                    var valid2 = true;
+                    const len0 = data1.length;
+                    for(let i0=0; i0<len0; i0++){
+                      let data2 = data1[i0];
+                      const _errs5 = errors;
+                      if(typeof data2 !== "string"){
+                        validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if(!((data2 === "assistant") || (data2 === "user"))){
+                        validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                        return false;
+                      }
+                      var valid2 = _errs5 === errors;
+                      if(!valid2){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate76.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+              }
+              else {
+                var valid1 = true;
+              }
+              if(valid1){
+                if(data0.priority !== undefined){
+                  let data3 = data0.priority;
+                  const _errs8 = errors;
+                  if(errors === _errs8){
+                    if(typeof data3 == "number"){
+                      if(data3 > 1 || isNaN(data3)){
+                        validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        return false;
+                      }
+                      else {
+                        if(data3 < 0 || isNaN(data3)){
+                          validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs8 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+              }
+            }
+            else {
+              validate76.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs10 = errors;
+            if(typeof data.description !== "string"){
+              validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.mimeType !== undefined){
+              const _errs12 = errors;
+              if(typeof data.mimeType !== "string"){
+                validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.name !== undefined){
+                const _errs14 = errors;
+                if(typeof data.name !== "string"){
+                  validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs14 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.uriTemplate !== undefined){
+                  const _errs16 = errors;
+                  if(typeof data.uriTemplate !== "string"){
+                    validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs16 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate75(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourceTemplatesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate75.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.nextCursor !== undefined){
+            const _errs4 = errors;
+            if(typeof data.nextCursor !== "string"){
+              validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.resourceTemplates !== undefined){
+              let data2 = data.resourceTemplates;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs8 = errors;
+                    if(!(validate76(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate76.errors, instancePath+"/resourceTemplates/" + i0));
+                      errors = vErrors.length;
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate75.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListResourcesRequest = validate78;
+
+// prettier-ignore
+function validate78(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourcesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/list" !== data0){
+            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListResourcesResult = validate79;
+
+// prettier-ignore
+const schema96 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+
+// prettier-ignore
+const schema97 = {"$id":"Resource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
+
+// prettier-ignore
+function validate80(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Resource" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.annotations !== undefined){
+          let data0 = data.annotations;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.audience !== undefined){
+                let data1 = data0.audience;
+                const _errs3 = errors;
+                if(errors === _errs3){
+                  if(Array.isArray(data1)){
+                    var valid2 = true;
+                    const len0 = data1.length;
+                    for(let i0=0; i0<len0; i0++){
+                      let data2 = data1[i0];
+                      const _errs5 = errors;
+                      if(typeof data2 !== "string"){
+                        validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      if(!((data2 === "assistant") || (data2 === "user"))){
+                        validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                        return false;
+                      }
+                      var valid2 = _errs5 === errors;
+                      if(!valid2){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    validate80.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs3 === errors;
+              }
+              else {
+                var valid1 = true;
+              }
+              if(valid1){
+                if(data0.priority !== undefined){
+                  let data3 = data0.priority;
+                  const _errs8 = errors;
+                  if(errors === _errs8){
+                    if(typeof data3 == "number"){
+                      if(data3 > 1 || isNaN(data3)){
+                        validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                        return false;
+                      }
+                      else {
+                        if(data3 < 0 || isNaN(data3)){
+                          validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs8 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+              }
+            }
+            else {
+              validate80.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs10 = errors;
+            if(typeof data.description !== "string"){
+              validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.mimeType !== undefined){
+              const _errs12 = errors;
+              if(typeof data.mimeType !== "string"){
+                validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.name !== undefined){
+                const _errs14 = errors;
+                if(typeof data.name !== "string"){
+                  validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs14 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.size !== undefined){
+                  let data7 = data.size;
+                  const _errs16 = errors;
+                  if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+                    validate80.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid0 = _errs16 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.uri !== undefined){
+                    const _errs18 = errors;
+                    if(typeof data.uri !== "string"){
+                      validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs18 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate79(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourcesResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resources === undefined) && (missing0 = "resources")){
+        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate79.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.nextCursor !== undefined){
+            const _errs4 = errors;
+            if(typeof data.nextCursor !== "string"){
+              validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.resources !== undefined){
+              let data2 = data.resources;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs8 = errors;
+                    if(!(validate80(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate80.errors, instancePath+"/resources/" + i0));
+                      errors = vErrors.length;
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate79.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate79.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListRootsRequest = validate82;
+
+// prettier-ignore
+const schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate82(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListRootsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("roots/list" !== data0){
+            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      if(data2.progressToken !== undefined){
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListRootsResult = validate40;
+
+// prettier-ignore
+export const validateListToolsRequest = validate83;
+
+// prettier-ignore
+function validate83(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListToolsRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("tools/list" !== data0){
+            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateListToolsResult = validate84;
+
+// prettier-ignore
+const schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+
+// prettier-ignore
+const schema103 = {"$id":"Tool","properties":{"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+
+// prettier-ignore
+function validate84(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListToolsResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.tools === undefined) && (missing0 = "tools")){
+        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate84.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.nextCursor !== undefined){
+            const _errs4 = errors;
+            if(typeof data.nextCursor !== "string"){
+              validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.tools !== undefined){
+              let data2 = data.tools;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    let data3 = data2[i0];
+                    const _errs8 = errors;
+                    const _errs9 = errors;
+                    if(errors === _errs9){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        let missing1;
+                        if(((data3.inputSchema === undefined) && (missing1 = "inputSchema")) || ((data3.name === undefined) && (missing1 = "name"))){
+                          validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/required",keyword:"required",params:{missingProperty: missing1}}];
+                          return false;
+                        }
+                        else {
+                          if(data3.description !== undefined){
+                            const _errs11 = errors;
+                            if(typeof data3.description !== "string"){
+                              validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data3.inputSchema !== undefined){
+                              let data5 = data3.inputSchema;
+                              const _errs13 = errors;
+                              if(errors === _errs13){
+                                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                  let missing2;
+                                  if((data5.type === undefined) && (missing2 = "type")){
+                                    validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+                                    return false;
+                                  }
+                                  else {
+                                    if(data5.properties !== undefined){
+                                      let data6 = data5.properties;
+                                      const _errs15 = errors;
+                                      if(errors === _errs15){
+                                        if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                                          for(const key0 in data6){
+                                            let data7 = data6[key0];
+                                            const _errs18 = errors;
+                                            if(errors === _errs18){
+                                              if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                                              }
+                                              else {
+                                                validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"Tool/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                                return false;
+                                              }
+                                            }
+                                            var valid5 = _errs18 === errors;
+                                            if(!valid5){
+                                              break;
+                                            }
+                                          }
+                                        }
+                                        else {
+                                          validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties",schemaPath:"Tool/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                                          return false;
+                                        }
+                                      }
+                                      var valid4 = _errs15 === errors;
+                                    }
+                                    else {
+                                      var valid4 = true;
+                                    }
+                                    if(valid4){
+                                      if(data5.required !== undefined){
+                                        let data8 = data5.required;
+                                        const _errs21 = errors;
+                                        if(errors === _errs21){
+                                          if(Array.isArray(data8)){
+                                            var valid6 = true;
+                                            const len1 = data8.length;
+                                            for(let i1=0; i1<len1; i1++){
+                                              const _errs23 = errors;
+                                              if(typeof data8[i1] !== "string"){
+                                                validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required/" + i1,schemaPath:"Tool/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                                return false;
+                                              }
+                                              var valid6 = _errs23 === errors;
+                                              if(!valid6){
+                                                break;
+                                              }
+                                            }
+                                          }
+                                          else {
+                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required",schemaPath:"Tool/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                                            return false;
+                                          }
+                                        }
+                                        var valid4 = _errs21 === errors;
+                                      }
+                                      else {
+                                        var valid4 = true;
+                                      }
+                                      if(valid4){
+                                        if(data5.type !== undefined){
+                                          let data10 = data5.type;
+                                          const _errs25 = errors;
+                                          if(typeof data10 !== "string"){
+                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          if("object" !== data10){
+                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                                            return false;
+                                          }
+                                          var valid4 = _errs25 === errors;
+                                        }
+                                        else {
+                                          var valid4 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid3 = _errs13 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                            if(valid3){
+                              if(data3.name !== undefined){
+                                const _errs27 = errors;
+                                if(typeof data3.name !== "string"){
+                                  validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid3 = _errs27 === errors;
+                              }
+                              else {
+                                var valid3 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate84.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateLoggingLevel = validate85;
+
+// prettier-ignore
+function validate85(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate85.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+    return false;
+  }
+  validate85.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateLoggingMessageNotification = validate86;
+
+// prettier-ignore
+const schema105 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate86(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="LoggingMessageNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/message" !== data0){
+            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+                  validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.level !== undefined){
+                    let data2 = data1.level;
+                    const _errs5 = errors;
+                    if(typeof data2 !== "string"){
+                      validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.logger !== undefined){
+                      const _errs8 = errors;
+                      if(typeof data1.logger !== "string"){
+                        validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs8 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate86.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateModelHint = validate87;
+
+// prettier-ignore
+function validate87(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelHint" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.name !== undefined){
+        if(typeof data.name !== "string"){
+          validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
       }
     }
     else {
-      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate53.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientResult = validate89;
+export const validateModelPreferences = validate48;
 
 // prettier-ignore
-const schema40 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+export const validateNotification = validate88;
 
 // prettier-ignore
-const schema41 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+const schema108 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Result" */;
+function validate88(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Notification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          const _errs1 = errors;
+          if(typeof data.method !== "string"){
+            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate88.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePaginatedRequest = validate89;
+
+// prettier-ignore
+const schema109 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate89(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PaginatedRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          const _errs1 = errors;
+          if(typeof data.method !== "string"){
+            validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate89.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePaginatedResult = validate90;
+
+// prettier-ignore
+const schema110 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate90(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PaginatedResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data._meta !== undefined){
         let data0 = data._meta;
-        const _errs2 = errors;
-        if(errors === _errs2){
+        const _errs1 = errors;
+        if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
             validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.nextCursor !== undefined){
+          const _errs4 = errors;
+          if(typeof data.nextCursor !== "string"){
+            validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs4 === errors;
+        }
+        else {
+          var valid0 = true;
         }
       }
     }
@@ -2828,31 +6870,53 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema42 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+export const validatePingRequest = validate28;
 
 // prettier-ignore
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageResult" */;
+export const validateProgressNotification = validate23;
+
+// prettier-ignore
+export const validateProgressToken = validate91;
+
+// prettier-ignore
+function validate91(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ProgressToken" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type}}];
+    return false;
+  }
+  validate91.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePrompt = validate72;
+
+// prettier-ignore
+export const validatePromptArgument = validate92;
+
+// prettier-ignore
+function validate92(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptArgument" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+      if((data.name === undefined) && (missing0 = "name")){
         validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        if(data.description !== undefined){
           const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate92.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
+          if(typeof data.description !== "string"){
+            validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -2860,89 +6924,28 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate27(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate29(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate92.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.name !== undefined){
+            const _errs3 = errors;
+            if(typeof data.name !== "string"){
+              validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs4 === errors;
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
-              const _errs9 = errors;
-              if(typeof data.model !== "string"){
-                validate92.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+            if(data.required !== undefined){
+              const _errs5 = errors;
+              if(typeof data.required !== "boolean"){
+                validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
-              var valid0 = _errs9 === errors;
+              var valid0 = _errs5 === errors;
             }
             else {
               var valid0 = true;
-            }
-            if(valid0){
-              if(data.role !== undefined){
-                const _errs11 = errors;
-                if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-                  vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs11 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.stopReason !== undefined){
-                  const _errs12 = errors;
-                  if(typeof data.stopReason !== "string"){
-                    validate92.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs12 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
             }
           }
         }
@@ -2958,28 +6961,34 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema43 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+export const validatePromptListChangedNotification = validate93;
 
 // prettier-ignore
-const schema44 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+const schema113 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Root" */;
+function validate93(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.method === undefined) && (missing0 = "method")){
+        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.name !== undefined){
+        if(data.method !== undefined){
+          let data0 = data.method;
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+          if(typeof data0 !== "string"){
+            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/prompts/list_changed" !== data0){
+            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2988,10 +6997,87 @@ function validate98(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          if(data.params !== undefined){
+            let data1 = data.params;
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate93.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate93.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePromptMessage = validate54;
+
+// prettier-ignore
+export const validatePromptReference = validate94;
+
+// prettier-ignore
+function validate94(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.type !== undefined){
+            let data1 = data.type;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("ref/prompt" !== data1){
+              validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3003,24 +7089,106 @@ function validate98(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate98.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListRootsResult" */;
+export const validateReadResourceRequest = validate95;
+
+// prettier-ignore
+function validate95(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ReadResourceRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/read" !== data0){
+            validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate95.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateReadResourceResult = validate96;
+
+// prettier-ignore
+const schema116 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
+
+// prettier-ignore
+function validate96(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ReadResourceResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.contents === undefined) && (missing0 = "contents")){
+        validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -3031,7 +7199,7 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate97.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate96.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -3041,18 +7209,214 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
+          if(data.contents !== undefined){
+            let data1 = data.contents;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
                 var valid1 = true;
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
+                  let data2 = data1[i0];
                   const _errs6 = errors;
-                  if(!(validate98(data1[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
-                    errors = vErrors.length;
+                  const _errs7 = errors;
+                  let valid2 = false;
+                  const _errs8 = errors;
+                  const _errs9 = errors;
+                  if(errors === _errs9){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                        if(vErrors === null){
+                          vErrors = [err0];
+                        }
+                        else {
+                          vErrors.push(err0);
+                        }
+                        errors++;
+                      }
+                      else {
+                        if(data2.mimeType !== undefined){
+                          const _errs11 = errors;
+                          if(typeof data2.mimeType !== "string"){
+                            const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err1];
+                            }
+                            else {
+                              vErrors.push(err1);
+                            }
+                            errors++;
+                          }
+                          var valid4 = _errs11 === errors;
+                        }
+                        else {
+                          var valid4 = true;
+                        }
+                        if(valid4){
+                          if(data2.text !== undefined){
+                            const _errs13 = errors;
+                            if(typeof data2.text !== "string"){
+                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err2];
+                              }
+                              else {
+                                vErrors.push(err2);
+                              }
+                              errors++;
+                            }
+                            var valid4 = _errs13 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data2.uri !== undefined){
+                              const _errs15 = errors;
+                              if(typeof data2.uri !== "string"){
+                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                              var valid4 = _errs15 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      const err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                      if(vErrors === null){
+                        vErrors = [err4];
+                      }
+                      else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs8 === errors;
+                  valid2 = valid2 || _valid0;
+                  if(!valid2){
+                    const _errs17 = errors;
+                    const _errs18 = errors;
+                    if(errors === _errs18){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+                          const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                          if(vErrors === null){
+                            vErrors = [err5];
+                          }
+                          else {
+                            vErrors.push(err5);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data2.blob !== undefined){
+                            const _errs20 = errors;
+                            if(typeof data2.blob !== "string"){
+                              const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err6];
+                              }
+                              else {
+                                vErrors.push(err6);
+                              }
+                              errors++;
+                            }
+                            var valid6 = _errs20 === errors;
+                          }
+                          else {
+                            var valid6 = true;
+                          }
+                          if(valid6){
+                            if(data2.mimeType !== undefined){
+                              const _errs22 = errors;
+                              if(typeof data2.mimeType !== "string"){
+                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err7];
+                                }
+                                else {
+                                  vErrors.push(err7);
+                                }
+                                errors++;
+                              }
+                              var valid6 = _errs22 === errors;
+                            }
+                            else {
+                              var valid6 = true;
+                            }
+                            if(valid6){
+                              if(data2.uri !== undefined){
+                                const _errs24 = errors;
+                                if(typeof data2.uri !== "string"){
+                                  const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                  if(vErrors === null){
+                                    vErrors = [err8];
+                                  }
+                                  else {
+                                    vErrors.push(err8);
+                                  }
+                                  errors++;
+                                }
+                                var valid6 = _errs24 === errors;
+                              }
+                              else {
+                                var valid6 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err9];
+                        }
+                        else {
+                          vErrors.push(err9);
+                        }
+                        errors++;
+                      }
+                    }
+                    var _valid0 = _errs17 === errors;
+                    valid2 = valid2 || _valid0;
+                  }
+                  if(!valid2){
+                    const err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+                    if(vErrors === null){
+                      vErrors = [err10];
+                    }
+                    else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                    validate96.errors = vErrors;
+                    return false;
+                  }
+                  else {
+                    errors = _errs7;
+                    if(vErrors !== null){
+                      if(_errs7){
+                        vErrors.length = _errs7;
+                      }
+                      else {
+                        vErrors = null;
+                      }
+                    }
                   }
                   var valid1 = _errs6 === errors;
                   if(!valid1){
@@ -3061,11 +7425,90 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate97.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+                validate96.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
             var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate96.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateRequest = validate97;
+
+// prettier-ignore
+const schema119 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate97(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Request" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          const _errs1 = errors;
+          if(typeof data.method !== "string"){
+            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      if(data2.progressToken !== undefined){
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate97.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
@@ -3083,96 +7526,50 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientResult" */;
+export const validateRequestId = validate98;
+
+// prettier-ignore
+function validate98(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RequestId" */;
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate89.errors = vErrors;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema25.type}}];
     return false;
   }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate89.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCompleteRequest = validate71;
+export const validateResource = validate80;
 
 // prettier-ignore
-export const validateCompleteResult = validate101;
+export const validateResourceContents = validate99;
 
 // prettier-ignore
-const schema45 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
+const schema122 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
 // prettier-ignore
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteResult" */;
+function validate99(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.uri === undefined) && (missing0 = "uri")){
+        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        if(data.mimeType !== undefined){
           const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate101.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
+          if(typeof data.mimeType !== "string"){
+            validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -3180,81 +7577,147 @@ function validate101(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
-            const _errs4 = errors;
-            if(errors === _errs4){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate99.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateResourceListChangedNotification = validate100;
+
+// prettier-ignore
+const schema123 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate100(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceListChangedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/resources/list_changed" !== data0){
+            validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate101.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.hasMore !== undefined){
-                    const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
-                      validate101.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate101.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate101.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate101.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
+                      validate100.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
                     }
                   }
                 }
               }
               else {
-                validate101.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+                validate100.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
-            var valid0 = _errs4 === errors;
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate100.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateResourceReference = validate101;
+
+// prettier-ignore
+function validate101(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.type !== undefined){
+          let data0 = data.type;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("ref/resource" !== data0){
+            validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
@@ -3272,259 +7735,18 @@ function validate101(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateCreateMessageRequest = validate102;
+export const validateResourceTemplate = validate76;
 
 // prettier-ignore
-const schema46 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateResourceUpdatedNotification = validate102;
 
 // prettier-ignore
-const schema47 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+const schema125 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.content !== undefined){
-          let data0 = data.content;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate103.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs6 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs6 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate103.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema48 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
-
-// prettier-ignore
-const schema49 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
-          validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate109.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate108.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate108.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate108.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs5 = errors;
-                if(!(validate109(data1[i0], {instancePath:instancePath+"/hints/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate108.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data3 = data.intelligencePriority;
-            const _errs6 = errors;
-            if(errors === _errs6){
-              if(typeof data3 == "number"){
-                if(data3 > 1 || isNaN(data3)){
-                  validate108.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data3 < 0 || isNaN(data3)){
-                    validate108.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs6 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.speedPriority !== undefined){
-              let data4 = data.speedPriority;
-              const _errs8 = errors;
-              if(errors === _errs8){
-                if(typeof data4 == "number"){
-                  if(data4 > 1 || isNaN(data4)){
-                    validate108.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data4 < 0 || isNaN(data4)){
-                      validate108.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate108.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageRequest" */;
+function validate102(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceUpdatedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -3542,8 +7764,8 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
             validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("sampling/createMessage" !== data0){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+          if("notifications/resources/updated" !== data0){
+            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3558,158 +7780,15 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+                if((data1.uri === undefined) && (missing1 = "uri")){
                   validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate102.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate102.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema46.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate102.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate103(data4[i0], {instancePath:instancePath+"/params/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-                                vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate102.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate102.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          if(data1.modelPreferences !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate108(data1.modelPreferences, {instancePath:instancePath+"/params/modelPreferences",parentData:data1,parentDataProperty:"modelPreferences",rootData}))){
-                              vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate102.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate102.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              if(data1.systemPrompt !== undefined){
-                                const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
-                                  validate102.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                if(data1.temperature !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
-                                    validate102.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
                     }
                   }
                 }
@@ -3737,749 +7816,80 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 // prettier-ignore
-export const validateCreateMessageResult = validate92;
+export const validateResult = validate103;
 
 // prettier-ignore
-export const validateCursor = validate112;
+function validate103(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Result" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs2 = errors;
+        if(errors === _errs2){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema50 = {"$id":"Cursor","type":"string"};
+export const validateRole = validate104;
 
 // prettier-ignore
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Cursor" */;
+function validate104(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Role" */;
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
     return false;
   }
-  validate112.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateEmbeddedResource = validate31;
-
-// prettier-ignore
-export const validateEmptyResult = validate113;
-
-// prettier-ignore
-const schema51 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-    errors = vErrors.length;
+  if(!((data === "assistant") || (data === "user"))){
+    validate104.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+    return false;
   }
-  validate113.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateGetPromptRequest = validate66;
+export const validateRoot = validate105;
 
 // prettier-ignore
-export const validateGetPromptResult = validate115;
-
-// prettier-ignore
-const schema52 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema53 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptMessage" */;
+function validate105(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Root" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.uri === undefined) && (missing0 = "uri")){
+        validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        if(data.name !== undefined){
           const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate27(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "resource"){
-                    if(!(validate31(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs7 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.messages === undefined) && (missing0 = "messages")){
-        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate115.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs4 = errors;
-            if(typeof data.description !== "string"){
-              validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate116(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate115.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateImageContent = validate29;
-
-// prettier-ignore
-export const validateImplementation = validate56;
-
-// prettier-ignore
-export const validateInitializeRequest = validate54;
-
-// prettier-ignore
-export const validateInitializeResult = validate122;
-
-// prettier-ignore
-const schema54 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema55 = {"$id":"ServerCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.experimental !== undefined){
-        let data0 = data.experimental;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            for(const key0 in data0){
-              let data1 = data0[key0];
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                }
-                else {
-                  validate123.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid1 = _errs4 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate123.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.logging !== undefined){
-          let data2 = data.logging;
-          const _errs7 = errors;
-          if(errors === _errs7){
-            if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-            }
-            else {
-              validate123.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs7 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.prompts !== undefined){
-            let data3 = data.prompts;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                if(data3.listChanged !== undefined){
-                  if(typeof data3.listChanged !== "boolean"){
-                    validate123.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate123.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.resources !== undefined){
-              let data5 = data.resources;
-              const _errs14 = errors;
-              if(errors === _errs14){
-                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                  if(data5.listChanged !== undefined){
-                    const _errs16 = errors;
-                    if(typeof data5.listChanged !== "boolean"){
-                      validate123.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid3 = _errs16 === errors;
-                  }
-                  else {
-                    var valid3 = true;
-                  }
-                  if(valid3){
-                    if(data5.subscribe !== undefined){
-                      const _errs18 = errors;
-                      if(typeof data5.subscribe !== "boolean"){
-                        validate123.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs18 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-                else {
-                  validate123.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs14 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.tools !== undefined){
-                let data8 = data.tools;
-                const _errs20 = errors;
-                if(errors === _errs20){
-                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                    if(data8.listChanged !== undefined){
-                      if(typeof data8.listChanged !== "boolean"){
-                        validate123.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate123.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs20 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate123.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializeResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.capabilities !== undefined){
-            const _errs4 = errors;
-            if(!(validate123(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-              vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.instructions !== undefined){
-              const _errs5 = errors;
-              if(typeof data.instructions !== "string"){
-                validate122.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.protocolVersion !== undefined){
-                const _errs7 = errors;
-                if(typeof data.protocolVersion !== "string"){
-                  validate122.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.serverInfo !== undefined){
-                  const _errs9 = errors;
-                  if(!(validate56(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
-                    vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateInitializedNotification = validate44;
-
-// prettier-ignore
-export const validateJSONRPCError = validate126;
-
-// prettier-ignore
-const schema56 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.error !== undefined){
-          let data0 = data.error;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate126.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate126.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  if(data0.message !== undefined){
-                    const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
-                      validate126.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate126.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.id !== undefined){
-            const _errs7 = errors;
-            if(!(validate40(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
-              const _errs8 = errors;
-              if(typeof data4 !== "string"){
-                validate126.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate126.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCMessage = validate128;
-
-// prettier-ignore
-const schema57 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
-
-// prettier-ignore
-const schema58 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate40(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate129.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate129.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              const _errs4 = errors;
-              if(typeof data.method !== "string"){
-                validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
-                const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    if(data3._meta !== undefined){
-                      let data4 = data3._meta;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.progressToken !== undefined){
-                            if(!(validate46(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
-                              vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                              errors = vErrors.length;
-                            }
-                          }
-                        }
-                        else {
-                          validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema59 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+          if(typeof data.name !== "string"){
+            validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4488,10 +7898,10 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          if(data.uri !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
-              validate133.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            if(typeof data.uri !== "string"){
+              validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4499,953 +7909,32 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
           else {
             var valid0 = true;
           }
-          if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
-              const _errs5 = errors;
-              if(errors === _errs5){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
-                    const _errs8 = errors;
-                    if(errors === _errs8){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate133.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate133.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
         }
       }
     }
     else {
-      validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate133.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema60 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+export const validateRootsListChangedNotification = validate106;
 
 // prettier-ignore
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate40(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate135.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate135.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.result !== undefined){
-              const _errs4 = errors;
-              if(!(validate90(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate135.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate129(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate128.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCNotification = validate133;
-
-// prettier-ignore
-export const validateJSONRPCRequest = validate129;
-
-// prettier-ignore
-export const validateJSONRPCResponse = validate135;
-
-// prettier-ignore
-export const validateListPromptsRequest = validate65;
-
-// prettier-ignore
-export const validateListPromptsResult = validate140;
-
-// prettier-ignore
-const schema61 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema62 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema63 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate142.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.name !== undefined){
-            const _errs3 = errors;
-            if(typeof data.name !== "string"){
-              validate142.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.required !== undefined){
-              const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
-                validate142.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate142.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Prompt" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.arguments !== undefined){
-          let data0 = data.arguments;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs3 = errors;
-                if(!(validate142(data0[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate141.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs4 = errors;
-            if(typeof data.description !== "string"){
-              validate141.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.name !== undefined){
-              const _errs6 = errors;
-              if(typeof data.name !== "string"){
-                validate141.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate141.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate140.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.nextCursor !== undefined){
-            const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
-              validate140.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.prompts !== undefined){
-              let data2 = data.prompts;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate141(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate140.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate140.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateListResourceTemplatesRequest = validate61;
-
-// prettier-ignore
-export const validateListResourceTemplatesResult = validate145;
-
-// prettier-ignore
-const schema64 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
-
-// prettier-ignore
-const schema65 = {"$id":"ResourceTemplate","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
-
-// prettier-ignore
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceTemplate" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs5 = errors;
-                      if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate146.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate146.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate146.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate146.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate146.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs8 = errors;
-            if(typeof data.description !== "string"){
-              validate146.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.mimeType !== undefined){
-              const _errs10 = errors;
-              if(typeof data.mimeType !== "string"){
-                validate146.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.name !== undefined){
-                const _errs12 = errors;
-                if(typeof data.name !== "string"){
-                  validate146.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.uriTemplate !== undefined){
-                  const _errs14 = errors;
-                  if(typeof data.uriTemplate !== "string"){
-                    validate146.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs14 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate146.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate145.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.nextCursor !== undefined){
-            const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
-              validate145.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.resourceTemplates !== undefined){
-              let data2 = data.resourceTemplates;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate146(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate145.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate145.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateListResourcesRequest = validate60;
-
-// prettier-ignore
-export const validateListResourcesResult = validate149;
-
-// prettier-ignore
-const schema66 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
-
-// prettier-ignore
-const schema67 = {"$id":"Resource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
-
-// prettier-ignore
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Resource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      const _errs5 = errors;
-                      if(!(validate22(data1[i0], {instancePath:instancePath+"/annotations/audience/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate150.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate150.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate150.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate150.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate150.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs8 = errors;
-            if(typeof data.description !== "string"){
-              validate150.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.mimeType !== undefined){
-              const _errs10 = errors;
-              if(typeof data.mimeType !== "string"){
-                validate150.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.name !== undefined){
-                const _errs12 = errors;
-                if(typeof data.name !== "string"){
-                  validate150.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.size !== undefined){
-                  let data7 = data.size;
-                  const _errs14 = errors;
-                  if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                    validate150.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid0 = _errs14 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.uri !== undefined){
-                    const _errs16 = errors;
-                    if(typeof data.uri !== "string"){
-                      validate150.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs16 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate150.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate149.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.nextCursor !== undefined){
-            const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
-              validate149.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.resources !== undefined){
-              let data2 = data.resources;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate150(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate149.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate149.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateListRootsRequest = validate153;
-
-// prettier-ignore
-const schema68 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListRootsRequest" */;
+function validate106(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5453,11 +7942,11 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("roots/list" !== data0){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+          if("notifications/roots/list_changed" !== data0){
+            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5476,22 +7965,16 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                          errors = vErrors.length;
-                        }
-                      }
                     }
                     else {
-                      validate153.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate106.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -5504,31 +7987,1031 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate153.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsResult = validate97;
+export const validateSamplingMessage = validate44;
 
 // prettier-ignore
-export const validateListToolsRequest = validate67;
+export const validateServerCapabilities = validate107;
 
 // prettier-ignore
-export const validateListToolsResult = validate155;
+function validate107(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerCapabilities" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.experimental !== undefined){
+        let data0 = data.experimental;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            for(const key0 in data0){
+              let data1 = data0[key0];
+              const _errs4 = errors;
+              if(errors === _errs4){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                }
+                else {
+                  validate107.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid1 = _errs4 === errors;
+              if(!valid1){
+                break;
+              }
+            }
+          }
+          else {
+            validate107.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.logging !== undefined){
+          let data2 = data.logging;
+          const _errs7 = errors;
+          if(errors === _errs7){
+            if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+            }
+            else {
+              validate107.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs7 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.prompts !== undefined){
+            let data3 = data.prompts;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                if(data3.listChanged !== undefined){
+                  if(typeof data3.listChanged !== "boolean"){
+                    validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate107.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.resources !== undefined){
+              let data5 = data.resources;
+              const _errs14 = errors;
+              if(errors === _errs14){
+                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                  if(data5.listChanged !== undefined){
+                    const _errs16 = errors;
+                    if(typeof data5.listChanged !== "boolean"){
+                      validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid3 = _errs16 === errors;
+                  }
+                  else {
+                    var valid3 = true;
+                  }
+                  if(valid3){
+                    if(data5.subscribe !== undefined){
+                      const _errs18 = errors;
+                      if(typeof data5.subscribe !== "boolean"){
+                        validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                      var valid3 = _errs18 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                  }
+                }
+                else {
+                  validate107.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs14 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.tools !== undefined){
+                let data8 = data.tools;
+                const _errs20 = errors;
+                if(errors === _errs20){
+                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                    if(data8.listChanged !== undefined){
+                      if(typeof data8.listChanged !== "boolean"){
+                        validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                    }
+                  }
+                  else {
+                    validate107.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs20 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate107.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema69 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+export const validateServerNotification = validate108;
 
 // prettier-ignore
-const schema70 = {"$id":"Tool","properties":{"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+const schema131 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
 
 // prettier-ignore
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema135 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate108(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "notifications/cancelled"){
+            if(!(validate20(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath) : vErrors.concat(rebaseErrors(validate20.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/progress"){
+            if(!(validate23(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "notifications/resources/list_changed"){
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate108.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/list_changed" !== data0){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs12 = errors;
+                            if(errors === _errs12){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate108.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "notifications/resources/updated"){
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+                  validate108.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/updated" !== data3){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          let missing3;
+                          if((data4.uri === undefined) && (missing3 = "uri")){
+                            validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
+                          }
+                          else {
+                            if(data4.uri !== undefined){
+                              if(typeof data4.uri !== "string"){
+                                validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate108.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "notifications/prompts/list_changed"){
+            const _errs25 = errors;
+            if(errors === _errs25){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing4;
+                if((data.method === undefined) && (missing4 = "method")){
+                  validate108.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs27 = errors;
+                    if(typeof data6 !== "string"){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/prompts/list_changed" !== data6){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+                      return false;
+                    }
+                    var valid13 = _errs27 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs29 = errors;
+                      if(errors === _errs29){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          if(data7._meta !== undefined){
+                            let data8 = data7._meta;
+                            const _errs32 = errors;
+                            if(errors === _errs32){
+                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                              }
+                              else {
+                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs29 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate108.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "notifications/tools/list_changed"){
+            const _errs36 = errors;
+            if(errors === _errs36){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if((data.method === undefined) && (missing5 = "method")){
+                  validate108.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs38 = errors;
+                    if(typeof data9 !== "string"){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/tools/list_changed" !== data9){
+                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+                      return false;
+                    }
+                    var valid17 = _errs38 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs40 = errors;
+                      if(errors === _errs40){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          if(data10._meta !== undefined){
+                            let data11 = data10._meta;
+                            const _errs43 = errors;
+                            if(errors === _errs43){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                              }
+                              else {
+                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs40 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate108.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "notifications/message"){
+            if(!(validate86(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate86.errors, instancePath) : vErrors.concat(rebaseErrors(validate86.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate108.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate108.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate108.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateServerRequest = validate112;
+
+// prettier-ignore
+const schema136 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
+
+// prettier-ignore
+function validate112(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "ping"){
+            if(!(validate28(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath) : vErrors.concat(rebaseErrors(validate28.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "sampling/createMessage"){
+            if(!(validate43(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate43.errors, instancePath) : vErrors.concat(rebaseErrors(validate43.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "roots/list"){
+            if(!(validate82(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate82.errors, instancePath) : vErrors.concat(rebaseErrors(validate82.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate112.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate112.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate112.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateServerResult = validate116;
+
+// prettier-ignore
+const schema137 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
+
+// prettier-ignore
+function validate116(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs8 = errors;
+    if(!(validate60(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate60.errors, instancePath) : vErrors.concat(rebaseErrors(validate60.errors, instancePath));
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs9 = errors;
+      if(!(validate79(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate79.errors, instancePath) : vErrors.concat(rebaseErrors(validate79.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs9 === errors;
+      valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs10 = errors;
+        if(!(validate75(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath) : vErrors.concat(rebaseErrors(validate75.errors, instancePath));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs10 === errors;
+        valid0 = valid0 || _valid0;
+        if(!valid0){
+          const _errs11 = errors;
+          if(!(validate96(data))){
+            vErrors = vErrors === null ? rebaseErrors(validate96.errors, instancePath) : vErrors.concat(rebaseErrors(validate96.errors, instancePath));
+            errors = vErrors.length;
+          }
+          var _valid0 = _errs11 === errors;
+          valid0 = valid0 || _valid0;
+          if(!valid0){
+            const _errs12 = errors;
+            if(!(validate71(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate71.errors, instancePath) : vErrors.concat(rebaseErrors(validate71.errors, instancePath));
+              errors = vErrors.length;
+            }
+            var _valid0 = _errs12 === errors;
+            valid0 = valid0 || _valid0;
+            if(!valid0){
+              const _errs13 = errors;
+              if(!(validate53(data))){
+                vErrors = vErrors === null ? rebaseErrors(validate53.errors, instancePath) : vErrors.concat(rebaseErrors(validate53.errors, instancePath));
+                errors = vErrors.length;
+              }
+              var _valid0 = _errs13 === errors;
+              valid0 = valid0 || _valid0;
+              if(!valid0){
+                const _errs14 = errors;
+                if(!(validate84(data))){
+                  vErrors = vErrors === null ? rebaseErrors(validate84.errors, instancePath) : vErrors.concat(rebaseErrors(validate84.errors, instancePath));
+                  errors = vErrors.length;
+                }
+                var _valid0 = _errs14 === errors;
+                valid0 = valid0 || _valid0;
+                if(!valid0){
+                  const _errs15 = errors;
+                  if(!(validate13(data))){
+                    vErrors = vErrors === null ? rebaseErrors(validate13.errors, instancePath) : vErrors.concat(rebaseErrors(validate13.errors, instancePath));
+                    errors = vErrors.length;
+                  }
+                  var _valid0 = _errs15 === errors;
+                  valid0 = valid0 || _valid0;
+                  if(!valid0){
+                    const _errs16 = errors;
+                    const _errs17 = errors;
+                    if(errors === _errs17){
+                      if(data && typeof data == "object" && !Array.isArray(data)){
+                        let missing0;
+                        if((data.completion === undefined) && (missing0 = "completion")){
+                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+                          if(vErrors === null){
+                            vErrors = [err2];
+                          }
+                          else {
+                            vErrors.push(err2);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data._meta !== undefined){
+                            let data1 = data._meta;
+                            const _errs19 = errors;
+                            if(errors === _errs19){
+                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                              }
+                              else {
+                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                            }
+                            var valid4 = _errs19 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data.completion !== undefined){
+                              let data2 = data.completion;
+                              const _errs22 = errors;
+                              if(errors === _errs22){
+                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                                  let missing1;
+                                  if((data2.values === undefined) && (missing1 = "values")){
+                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+                                    if(vErrors === null){
+                                      vErrors = [err4];
+                                    }
+                                    else {
+                                      vErrors.push(err4);
+                                    }
+                                    errors++;
+                                  }
+                                  else {
+                                    if(data2.hasMore !== undefined){
+                                      const _errs24 = errors;
+                                      if(typeof data2.hasMore !== "boolean"){
+                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+                                        if(vErrors === null){
+                                          vErrors = [err5];
+                                        }
+                                        else {
+                                          vErrors.push(err5);
+                                        }
+                                        errors++;
+                                      }
+                                      var valid5 = _errs24 === errors;
+                                    }
+                                    else {
+                                      var valid5 = true;
+                                    }
+                                    if(valid5){
+                                      if(data2.total !== undefined){
+                                        let data4 = data2.total;
+                                        const _errs26 = errors;
+                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+                                          if(vErrors === null){
+                                            vErrors = [err6];
+                                          }
+                                          else {
+                                            vErrors.push(err6);
+                                          }
+                                          errors++;
+                                        }
+                                        var valid5 = _errs26 === errors;
+                                      }
+                                      else {
+                                        var valid5 = true;
+                                      }
+                                      if(valid5){
+                                        if(data2.values !== undefined){
+                                          let data5 = data2.values;
+                                          const _errs28 = errors;
+                                          if(errors === _errs28){
+                                            if(Array.isArray(data5)){
+                                              var valid6 = true;
+                                              const len0 = data5.length;
+                                              for(let i0=0; i0<len0; i0++){
+                                                const _errs30 = errors;
+                                                if(typeof data5[i0] !== "string"){
+                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+                                                  if(vErrors === null){
+                                                    vErrors = [err7];
+                                                  }
+                                                  else {
+                                                    vErrors.push(err7);
+                                                  }
+                                                  errors++;
+                                                }
+                                                var valid6 = _errs30 === errors;
+                                                if(!valid6){
+                                                  break;
+                                                }
+                                              }
+                                            }
+                                            else {
+                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+                                              if(vErrors === null){
+                                                vErrors = [err8];
+                                              }
+                                              else {
+                                                vErrors.push(err8);
+                                              }
+                                              errors++;
+                                            }
+                                          }
+                                          var valid5 = _errs28 === errors;
+                                        }
+                                        else {
+                                          var valid5 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                                else {
+                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+                                  if(vErrors === null){
+                                    vErrors = [err9];
+                                  }
+                                  else {
+                                    vErrors.push(err9);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              var valid4 = _errs22 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err10];
+                        }
+                        else {
+                          vErrors.push(err10);
+                        }
+                        errors++;
+                      }
+                    }
+                    var _valid0 = _errs16 === errors;
+                    valid0 = valid0 || _valid0;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if(!valid0){
+    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err11];
+    }
+    else {
+      vErrors.push(err11);
+    }
+    errors++;
+    validate116.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate116.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateSetLevelRequest = validate29;
+
+// prettier-ignore
+export const validateSubscribeRequest = validate125;
+
+// prettier-ignore
+function validate125(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/subscribe" !== data0){
+            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate125.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateTextContent = validate14;
+
+// prettier-ignore
+export const validateTextResourceContents = validate126;
+
+// prettier-ignore
+function validate126(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="TextResourceContents" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.mimeType !== undefined){
+          const _errs1 = errors;
+          if(typeof data.mimeType !== "string"){
+            validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.text !== undefined){
+            const _errs3 = errors;
+            if(typeof data.text !== "string"){
+              validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.uri !== undefined){
+              const _errs5 = errors;
+              if(typeof data.uri !== "string"){
+                validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate126.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateTool = validate127;
+
+// prettier-ignore
+function validate127(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Tool" */;
   let vErrors = null;
   let errors = 0;
@@ -5536,14 +9019,14 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.description !== undefined){
           const _errs1 = errors;
           if(typeof data.description !== "string"){
-            validate156.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5559,7 +9042,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.type === undefined) && (missing1 = "type")){
-                  validate156.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -5575,7 +9058,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                             }
                             else {
-                              validate156.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                              validate127.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                               return false;
                             }
                           }
@@ -5586,7 +9069,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                         }
                       }
                       else {
-                        validate156.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                        validate127.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -5606,7 +9089,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                           for(let i0=0; i0<len0; i0++){
                             const _errs13 = errors;
                             if(typeof data4[i0] !== "string"){
-                              validate156.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                              validate127.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
                             var valid3 = _errs13 === errors;
@@ -5616,7 +9099,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                           }
                         }
                         else {
-                          validate156.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                          validate127.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
                           return false;
                         }
                       }
@@ -5630,11 +9113,11 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                         let data6 = data1.type;
                         const _errs15 = errors;
                         if(typeof data6 !== "string"){
-                          validate156.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                          validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         if("object" !== data6){
-                          validate156.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                          validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
                           return false;
                         }
                         var valid1 = _errs15 === errors;
@@ -5647,7 +9130,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate156.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+                validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -5660,7 +9143,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.name !== undefined){
               const _errs17 = errors;
               if(typeof data.name !== "string"){
-                validate156.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs17 === errors;
@@ -5673,37 +9156,41 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate156.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsResult" */;
+export const validateToolListChangedNotification = validate128;
+
+// prettier-ignore
+function validate128(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ToolListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.tools === undefined) && (missing0 = "tools")){
-        validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.method === undefined) && (missing0 = "method")){
+        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        if(data.method !== undefined){
+          let data0 = data.method;
           const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate155.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
+          if(typeof data0 !== "string"){
+            validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/tools/list_changed" !== data0){
+            validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -5711,79 +9198,60 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
-            const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
-              validate155.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.tools !== undefined){
-              let data2 = data.tools;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate156(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-                      errors = vErrors.length;
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
+                    else {
+                      validate128.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
                     }
                   }
                 }
-                else {
-                  validate155.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
               }
-              var valid0 = _errs6 === errors;
+              else {
+                validate128.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
-            else {
-              var valid0 = true;
-            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
           }
         }
       }
     }
     else {
-      validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate155.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate69;
+export const validateUnsubscribeRequest = validate129;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate158;
-
-// prettier-ignore
-const schema71 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingMessageNotification" */;
+function validate129(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="UnsubscribeRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5791,734 +9259,11 @@ function validate158(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate158.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("notifications/message" !== data0){
-            validate158.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate158.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    const _errs5 = errors;
-                    if(!(validate69(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.logger !== undefined){
-                      const _errs6 = errors;
-                      if(typeof data1.logger !== "string"){
-                        validate158.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs6 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate158.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate158.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateModelHint = validate109;
-
-// prettier-ignore
-export const validateModelPreferences = validate108;
-
-// prettier-ignore
-export const validateNotification = validate160;
-
-// prettier-ignore
-const schema72 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Notification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          const _errs1 = errors;
-          if(typeof data.method !== "string"){
-            validate160.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate160.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate160.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate160.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validatePaginatedRequest = validate161;
-
-// prettier-ignore
-const schema73 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PaginatedRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          const _errs1 = errors;
-          if(typeof data.method !== "string"){
-            validate161.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate161.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate161.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate161.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validatePaginatedResult = validate162;
-
-// prettier-ignore
-const schema74 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PaginatedResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate162.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.nextCursor !== undefined){
-          const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
-            validate162.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate162.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validatePingRequest = validate58;
-
-// prettier-ignore
-export const validateProgressNotification = validate45;
-
-// prettier-ignore
-export const validateProgressToken = validate46;
-
-// prettier-ignore
-export const validatePrompt = validate141;
-
-// prettier-ignore
-export const validatePromptArgument = validate142;
-
-// prettier-ignore
-export const validatePromptListChangedNotification = validate163;
-
-// prettier-ignore
-const schema75 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/prompts/list_changed" !== data0){
-            validate163.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate163.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate163.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate163.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validatePromptMessage = validate116;
-
-// prettier-ignore
-export const validatePromptReference = validate72;
-
-// prettier-ignore
-export const validateReadResourceRequest = validate62;
-
-// prettier-ignore
-export const validateReadResourceResult = validate164;
-
-// prettier-ignore
-const schema76 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
-
-// prettier-ignore
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.contents === undefined) && (missing0 = "contents")){
-        validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate164.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.contents !== undefined){
-            let data1 = data.contents;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  if(!(validate33(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs9 = errors;
-                    if(!(validate24(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs9 === errors;
-                    valid2 = valid2 || _valid0;
-                  }
-                  if(!valid2){
-                    const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err0];
-                    }
-                    else {
-                      vErrors.push(err0);
-                    }
-                    errors++;
-                    validate164.errors = vErrors;
-                    return false;
-                  }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate164.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate164.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateRequest = validate167;
-
-// prettier-ignore
-const schema77 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Request" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          const _errs1 = errors;
-          if(typeof data.method !== "string"){
-            validate167.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        if(!(validate46(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                          errors = vErrors.length;
-                        }
-                      }
-                    }
-                    else {
-                      validate167.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate167.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate167.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateRequestId = validate40;
-
-// prettier-ignore
-export const validateResource = validate150;
-
-// prettier-ignore
-export const validateResourceContents = validate169;
-
-// prettier-ignore
-const schema78 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.mimeType !== undefined){
-          const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
-            validate169.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate169.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate169.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateResourceListChangedNotification = validate170;
-
-// prettier-ignore
-const schema79 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate170.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/list_changed" !== data0){
-            validate170.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate170.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate170.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate170.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateResourceReference = validate73;
-
-// prettier-ignore
-export const validateResourceTemplate = validate146;
-
-// prettier-ignore
-export const validateResourceUpdatedNotification = validate171;
-
-// prettier-ignore
-const schema80 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate171.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/updated" !== data0){
-            validate171.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+          if("resources/unsubscribe" !== data0){
+            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6534,20 +9279,20 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate171.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.uri !== undefined){
                     if(typeof data1.uri !== "string"){
-                      validate171.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate171.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6560,392 +9305,10 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate171.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
-
-// prettier-ignore
-export const validateResult = validate90;
-
-// prettier-ignore
-export const validateRole = validate22;
-
-// prettier-ignore
-export const validateRoot = validate98;
-
-// prettier-ignore
-export const validateRootsListChangedNotification = validate48;
-
-// prettier-ignore
-export const validateSamplingMessage = validate103;
-
-// prettier-ignore
-export const validateServerCapabilities = validate123;
-
-// prettier-ignore
-export const validateServerNotification = validate172;
-
-// prettier-ignore
-const schema81 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema82 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ToolListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate173.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/tools/list_changed" !== data0){
-            validate173.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate173.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate173.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate173.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/resources/list_changed"){
-            if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/resources/updated"){
-            if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/prompts/list_changed"){
-            if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/tools/list_changed"){
-            if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/message"){
-            if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate172.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate172.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate172.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateServerRequest = validate181;
-
-// prettier-ignore
-const schema83 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
-
-// prettier-ignore
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "ping"){
-            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "sampling/createMessage"){
-            if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "roots/list"){
-            if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate181.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate181.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate181.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateServerResult = validate185;
-
-// prettier-ignore
-const schema84 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
-
-// prettier-ignore
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate122(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs5 = errors;
-          if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs6 = errors;
-            if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs7 = errors;
-              if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs8 = errors;
-                if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate185.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate185.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateSetLevelRequest = validate68;
-
-// prettier-ignore
-export const validateSubscribeRequest = validate63;
-
-// prettier-ignore
-export const validateTextContent = validate27;
-
-// prettier-ignore
-export const validateTextResourceContents = validate33;
-
-// prettier-ignore
-export const validateTool = validate156;
-
-// prettier-ignore
-export const validateToolListChangedNotification = validate173;
-
-// prettier-ignore
-export const validateUnsubscribeRequest = validate64;

@@ -10,34 +10,20 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-// prettier-ignore
-export const validateAnnotations = validate21;
+import { rebaseErrors } from "./support.gen.js";
 
 // prettier-ignore
-const schema6 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+export const validateAnnotations = validate10;
 
 // prettier-ignore
-const schema7 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+const schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 
 // prettier-ignore
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate22.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema7.enum}}];
-    return false;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
+const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
 // prettier-ignore
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Annotations" */;
   let vErrors = null;
   let errors = 0;
@@ -51,10 +37,15 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             var valid1 = true;
             const len0 = data0.length;
             for(let i0=0; i0<len0; i0++){
+              let data1 = data0[i0];
               const _errs3 = errors;
-              if(!(validate22(data0[i0], {instancePath:instancePath+"/audience/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                errors = vErrors.length;
+              if(typeof data1 !== "string"){
+                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if(!((data1 === "assistant") || (data1 === "user"))){
+                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                return false;
               }
               var valid1 = _errs3 === errors;
               if(!valid1){
@@ -63,7 +54,7 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            validate21.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
+            validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
             return false;
           }
         }
@@ -75,26 +66,26 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       if(valid0){
         if(data.priority !== undefined){
           let data2 = data.priority;
-          const _errs4 = errors;
-          if(errors === _errs4){
+          const _errs6 = errors;
+          if(errors === _errs6){
             if(typeof data2 == "number"){
               if(data2 > 1 || isNaN(data2)){
-                validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                 return false;
               }
               else {
                 if(data2 < 0 || isNaN(data2)){
-                  validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                  validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                   return false;
                 }
               }
             }
             else {
-              validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
+              validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
               return false;
             }
           }
-          var valid0 = _errs4 === errors;
+          var valid0 = _errs6 === errors;
         }
         else {
           var valid0 = true;
@@ -102,22 +93,23 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate21.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateAudioContent = validate24;
+export const validateAudioContent = validate11;
 
 // prettier-ignore
-const schema8 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+const schema13 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="AudioContent" */;
   let vErrors = null;
   let errors = 0;
@@ -125,14 +117,14 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -144,7 +136,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
           if(data.data !== undefined){
             const _errs2 = errors;
             if(typeof data.data !== "string"){
-              validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+              validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -156,7 +148,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
             if(data.mimeType !== undefined){
               const _errs4 = errors;
               if(typeof data.mimeType !== "string"){
-                validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -169,11 +161,11 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
-                  validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("audio" !== data3){
-                  validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
+                  validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -187,22 +179,23 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate24.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateBlobResourceContents = validate26;
+export const validateBlobResourceContents = validate13;
 
 // prettier-ignore
-const schema9 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
+const schema14 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
 // prettier-ignore
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate13(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="BlobResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -210,14 +203,14 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.blob !== undefined){
           const _errs1 = errors;
           if(typeof data.blob !== "string"){
-            validate26.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+            validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -229,7 +222,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
           if(data.mimeType !== undefined){
             const _errs3 = errors;
             if(typeof data.mimeType !== "string"){
-              validate26.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -241,7 +234,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
             if(data.uri !== undefined){
               const _errs5 = errors;
               if(typeof data.uri !== "string"){
-                validate26.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -254,22 +247,23 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate26.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolRequest = validate27;
+export const validateCallToolRequest = validate14;
 
 // prettier-ignore
-const schema10 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema15 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate14(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -277,7 +271,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -285,11 +279,11 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("tools/call" !== data0){
-            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+            validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -305,7 +299,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.name === undefined) && (missing1 = "name")){
-                  validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -316,7 +310,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       }
                       else {
-                        validate27.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        validate14.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -329,7 +323,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.name !== undefined){
                       const _errs8 = errors;
                       if(typeof data1.name !== "string"){
-                        validate27.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid1 = _errs8 === errors;
@@ -341,7 +335,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -354,25 +348,26 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate27.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolResult = validate28;
+export const validateCallToolResult = validate15;
 
 // prettier-ignore
-const schema11 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+const schema16 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
-const schema12 = {"$id":"TextContent","properties":{"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
+const schema17 = {"$id":"TextContent","properties":{"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 // prettier-ignore
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="TextContent" */;
   let vErrors = null;
   let errors = 0;
@@ -380,14 +375,14 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -399,7 +394,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
           if(data.text !== undefined){
             const _errs2 = errors;
             if(typeof data.text !== "string"){
-              validate29.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+              validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -412,11 +407,11 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
               let data2 = data.type;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
-                validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("text" !== data2){
-                validate29.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
+                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -429,19 +424,20 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate29.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema13 = {"$id":"ImageContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+const schema18 = {"$id":"ImageContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate18(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -449,14 +445,14 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -468,7 +464,7 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
           if(data.data !== undefined){
             const _errs2 = errors;
             if(typeof data.data !== "string"){
-              validate31.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+              validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -480,7 +476,7 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
             if(data.mimeType !== undefined){
               const _errs4 = errors;
               if(typeof data.mimeType !== "string"){
-                validate31.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -493,11 +489,11 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
-                  validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("image" !== data3){
-                  validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                  validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -511,83 +507,23 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate31.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema14 = {"$id":"EmbeddedResource","properties":{"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+const schema19 = {"$id":"EmbeddedResource","properties":{"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
 
 // prettier-ignore
-const schema15 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
+const schema20 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.mimeType !== undefined){
-          const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
-            validate35.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.text !== undefined){
-            const _errs3 = errors;
-            if(typeof data.text !== "string"){
-              validate35.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.uri !== undefined){
-              const _errs5 = errors;
-              if(typeof data.uri !== "string"){
-                validate35.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate20(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -595,14 +531,14 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -617,31 +553,189 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             let valid1 = false;
             const _errs4 = errors;
-            if(!(validate35(data1, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-              vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-              errors = vErrors.length;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.text === undefined) && (missing1 = "text")) || ((data1.uri === undefined) && (missing1 = "uri"))){
+                  const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                  if(vErrors === null){
+                    vErrors = [err0];
+                  }
+                  else {
+                    vErrors.push(err0);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data1.mimeType !== undefined){
+                    const _errs7 = errors;
+                    if(typeof data1.mimeType !== "string"){
+                      const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err1];
+                      }
+                      else {
+                        vErrors.push(err1);
+                      }
+                      errors++;
+                    }
+                    var valid3 = _errs7 === errors;
+                  }
+                  else {
+                    var valid3 = true;
+                  }
+                  if(valid3){
+                    if(data1.text !== undefined){
+                      const _errs9 = errors;
+                      if(typeof data1.text !== "string"){
+                        const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err2];
+                        }
+                        else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                      var valid3 = _errs9 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                    if(valid3){
+                      if(data1.uri !== undefined){
+                        const _errs11 = errors;
+                        if(typeof data1.uri !== "string"){
+                          const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err3];
+                          }
+                          else {
+                            vErrors.push(err3);
+                          }
+                          errors++;
+                        }
+                        var valid3 = _errs11 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
             if(!valid1){
-              const _errs5 = errors;
-              if(!(validate26(data1, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                errors = vErrors.length;
+              const _errs13 = errors;
+              const _errs14 = errors;
+              if(errors === _errs14){
+                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  let missing2;
+                  if(((data1.blob === undefined) && (missing2 = "blob")) || ((data1.uri === undefined) && (missing2 = "uri"))){
+                    const err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                  else {
+                    if(data1.blob !== undefined){
+                      const _errs16 = errors;
+                      if(typeof data1.blob !== "string"){
+                        const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err6];
+                        }
+                        else {
+                          vErrors.push(err6);
+                        }
+                        errors++;
+                      }
+                      var valid5 = _errs16 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                    if(valid5){
+                      if(data1.mimeType !== undefined){
+                        const _errs18 = errors;
+                        if(typeof data1.mimeType !== "string"){
+                          const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err7];
+                          }
+                          else {
+                            vErrors.push(err7);
+                          }
+                          errors++;
+                        }
+                        var valid5 = _errs18 === errors;
+                      }
+                      else {
+                        var valid5 = true;
+                      }
+                      if(valid5){
+                        if(data1.uri !== undefined){
+                          const _errs20 = errors;
+                          if(typeof data1.uri !== "string"){
+                            const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err8];
+                            }
+                            else {
+                              vErrors.push(err8);
+                            }
+                            errors++;
+                          }
+                          var valid5 = _errs20 === errors;
+                        }
+                        else {
+                          var valid5 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+                else {
+                  const err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                  if(vErrors === null){
+                    vErrors = [err9];
+                  }
+                  else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
+                }
               }
-              var _valid0 = _errs5 === errors;
+              var _valid0 = _errs13 === errors;
               valid1 = valid1 || _valid0;
             }
             if(!valid1){
-              const err0 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+              const err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
               if(vErrors === null){
-                vErrors = [err0];
+                vErrors = [err10];
               }
               else {
-                vErrors.push(err0);
+                vErrors.push(err10);
               }
               errors++;
-              validate33.errors = vErrors;
+              validate20.errors = vErrors;
               return false;
             }
             else {
@@ -662,17 +756,17 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
           }
           if(valid0){
             if(data.type !== undefined){
-              let data2 = data.type;
-              const _errs6 = errors;
-              if(typeof data2 !== "string"){
-                validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+              let data8 = data.type;
+              const _errs22 = errors;
+              if(typeof data8 !== "string"){
+                validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("resource" !== data2){
-                validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+              if("resource" !== data8){
+                validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                 return false;
               }
-              var valid0 = _errs6 === errors;
+              var valid0 = _errs22 === errors;
             }
             else {
               var valid0 = true;
@@ -682,16 +776,17 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate33.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate15(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolResult" */;
   let vErrors = null;
   let errors = 0;
@@ -699,7 +794,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.content === undefined) && (missing0 = "content")){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -710,7 +805,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate28.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate15.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -734,49 +829,49 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       let missing1;
                       if((data2.type === undefined) && (missing1 = "type")){
-                        validate28.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
+                        validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
                         return false;
                       }
                       else {
                         const tag0 = data2.type;
                         if(typeof tag0 == "string"){
                           if(tag0 === "text"){
-                            if(!(validate29(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                            if(!(validate16(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else if(tag0 === "image"){
-                            if(!(validate31(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                            if(!(validate18(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else if(tag0 === "audio"){
-                            if(!(validate24(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                            if(!(validate11(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else if(tag0 === "resource"){
-                            if(!(validate33(data2, {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+                            if(!(validate20(data2))){
+                              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate20.errors, instancePath+"/content/" + i0));
                               errors = vErrors.length;
                             }
                           }
                           else {
-                            validate28.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                            validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
                             return false;
                           }
                         }
                         else {
-                          validate28.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                          validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
                           return false;
                         }
                       }
                     }
                     else {
-                      validate28.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
+                      validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
@@ -787,7 +882,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate28.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+                validate15.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -800,7 +895,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
             if(data.isError !== undefined){
               const _errs13 = errors;
               if(typeof data.isError !== "boolean"){
-                validate28.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+                validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs13 === errors;
@@ -813,38 +908,26 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate28.errors = vErrors;
+  validate15.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCancelledNotification = validate42;
+export const validateCancelledNotification = validate26;
 
 // prettier-ignore
-const schema16 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema22 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema17 = {"$id":"RequestId","type":["string","integer"]};
+const schema23 = {"$id":"RequestId","type":["string","integer"]};
 
 // prettier-ignore
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema17.type}}];
-    return false;
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CancelledNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -852,7 +935,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -860,11 +943,11 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/cancelled" !== data0){
-            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+            validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -880,14 +963,14 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.reason !== undefined){
                     const _errs5 = errors;
                     if(typeof data1.reason !== "string"){
-                      validate42.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+                      validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -897,10 +980,11 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.requestId !== undefined){
+                      let data3 = data1.requestId;
                       const _errs7 = errors;
-                      if(!(validate43(data1.requestId, {instancePath:instancePath+"/params/requestId",parentData:data1,parentDataProperty:"requestId",rootData}))){
-                        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-                        errors = vErrors.length;
+                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                        validate26.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+                        return false;
                       }
                       var valid1 = _errs7 === errors;
                     }
@@ -911,7 +995,7 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -924,22 +1008,23 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate42.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientCapabilities = validate45;
+export const validateClientCapabilities = validate27;
 
 // prettier-ignore
-const schema18 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
+const schema24 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -957,7 +1042,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 }
                 else {
-                  validate45.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                  validate27.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -968,7 +1053,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            validate45.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+            validate27.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -985,13 +1070,13 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
               if(data2.listChanged !== undefined){
                 if(typeof data2.listChanged !== "boolean"){
-                  validate45.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                  validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                   return false;
                 }
               }
             }
             else {
-              validate45.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+              validate27.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1008,7 +1093,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
               }
               else {
-                validate45.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                validate27.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1021,114 +1106,35 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate45.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientNotification = validate46;
+export const validateClientNotification = validate28;
 
 // prettier-ignore
-const schema19 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema25 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
-const schema20 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema28 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate47.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate47.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate47.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate47.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
-}
+const schema29 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema21 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema26 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema22 = {"$id":"ProgressToken","type":["string","integer"]};
+const schema27 = {"$id":"ProgressToken","type":["string","integer"]};
 
 // prettier-ignore
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema22.type}}];
-    return false;
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ProgressNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1136,7 +1142,7 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1144,11 +1150,11 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/progress" !== data0){
-            validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1164,14 +1170,14 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate48.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.message !== undefined){
                     const _errs5 = errors;
                     if(typeof data1.message !== "string"){
-                      validate48.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -1183,7 +1189,7 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.progress !== undefined){
                       const _errs7 = errors;
                       if(!(typeof data1.progress == "number")){
-                        validate48.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                        validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                         return false;
                       }
                       var valid1 = _errs7 === errors;
@@ -1193,10 +1199,11 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
                     }
                     if(valid1){
                       if(data1.progressToken !== undefined){
+                        let data4 = data1.progressToken;
                         const _errs9 = errors;
-                        if(!(validate49(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                          errors = vErrors.length;
+                        if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
+                          validate29.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+                          return false;
                         }
                         var valid1 = _errs9 === errors;
                       }
@@ -1205,12 +1212,12 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
                       }
                       if(valid1){
                         if(data1.total !== undefined){
-                          const _errs10 = errors;
+                          const _errs12 = errors;
                           if(!(typeof data1.total == "number")){
-                            validate48.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+                            validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                             return false;
                           }
-                          var valid1 = _errs10 === errors;
+                          var valid1 = _errs12 === errors;
                         }
                         else {
                           var valid1 = true;
@@ -1221,7 +1228,7 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate48.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1234,89 +1241,17 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate48.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema23 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate51.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate51.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate51.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate51.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate51.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1324,118 +1259,211 @@ function validate46(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "notifications/cancelled"){
-            if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            if(!(validate26(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate26.errors, instancePath) : vErrors.concat(rebaseErrors(validate26.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/initialized"){
-            if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-              errors = vErrors.length;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate28.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs6 = errors;
+                    if(typeof data0 !== "string"){
+                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/initialized" !== data0){
+                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+                      return false;
+                    }
+                    var valid4 = _errs6 === errors;
+                  }
+                  else {
+                    var valid4 = true;
+                  }
+                  if(valid4){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs8 = errors;
+                      if(errors === _errs8){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs11 = errors;
+                            if(errors === _errs11){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid4 = _errs8 === errors;
+                    }
+                    else {
+                      var valid4 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate28.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/progress"){
-            if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            if(!(validate29(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/roots/list_changed"){
-            if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-              errors = vErrors.length;
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate28.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/roots/list_changed" !== data3){
+                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4._meta !== undefined){
+                            let data5 = data4._meta;
+                            const _errs23 = errors;
+                            if(errors === _errs23){
+                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                              }
+                              else {
+                                validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate28.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else {
-            validate46.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate28.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate46.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate28.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate46.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientRequest = validate56;
+export const validateClientRequest = validate32;
 
 // prettier-ignore
-const schema24 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema30 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
-const schema25 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema41 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema26 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+const schema42 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.version !== undefined){
-            const _errs3 = errors;
-            if(typeof data.version !== "string"){
-              validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate59.errors = vErrors;
-  return errors === 0;
-}
+const schema43 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema44 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema45 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema46 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema47 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema48 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema31 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema33 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+
+// prettier-ignore
+function validate33(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="InitializeRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1443,7 +1471,7 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1451,11 +1479,11 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("initialize" !== data0){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1471,15 +1499,95 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.capabilities !== undefined){
+                    let data2 = data1.capabilities;
                     const _errs5 = errors;
-                    if(!(validate45(data1.capabilities, {instancePath:instancePath+"/params/capabilities",parentData:data1,parentDataProperty:"capabilities",rootData}))){
-                      vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-                      errors = vErrors.length;
+                    const _errs6 = errors;
+                    if(errors === _errs6){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        if(data2.experimental !== undefined){
+                          let data3 = data2.experimental;
+                          const _errs8 = errors;
+                          if(errors === _errs8){
+                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                              for(const key0 in data3){
+                                let data4 = data3[key0];
+                                const _errs11 = errors;
+                                if(errors === _errs11){
+                                  if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                                  }
+                                  else {
+                                    validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                                var valid4 = _errs11 === errors;
+                                if(!valid4){
+                                  break;
+                                }
+                              }
+                            }
+                            else {
+                              validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs8 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.roots !== undefined){
+                            let data5 = data2.roots;
+                            const _errs14 = errors;
+                            if(errors === _errs14){
+                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                if(data5.listChanged !== undefined){
+                                  if(typeof data5.listChanged !== "boolean"){
+                                    validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid3 = _errs14 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data2.sampling !== undefined){
+                              let data7 = data2.sampling;
+                              const _errs18 = errors;
+                              if(errors === _errs18){
+                                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                                }
+                                else {
+                                  validate33.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid3 = _errs18 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate33.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
                     }
                     var valid1 = _errs5 === errors;
                   }
@@ -1488,24 +1596,61 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.clientInfo !== undefined){
-                      const _errs6 = errors;
-                      if(!(validate59(data1.clientInfo, {instancePath:instancePath+"/params/clientInfo",parentData:data1,parentDataProperty:"clientInfo",rootData}))){
-                        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-                        errors = vErrors.length;
+                      let data8 = data1.clientInfo;
+                      const _errs21 = errors;
+                      const _errs22 = errors;
+                      if(errors === _errs22){
+                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                          let missing2;
+                          if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+                            validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+                            return false;
+                          }
+                          else {
+                            if(data8.name !== undefined){
+                              const _errs24 = errors;
+                              if(typeof data8.name !== "string"){
+                                validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid7 = _errs24 === errors;
+                            }
+                            else {
+                              var valid7 = true;
+                            }
+                            if(valid7){
+                              if(data8.version !== undefined){
+                                const _errs26 = errors;
+                                if(typeof data8.version !== "string"){
+                                  validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid7 = _errs26 === errors;
+                              }
+                              else {
+                                var valid7 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid1 = _errs21 === errors;
                     }
                     else {
                       var valid1 = true;
                     }
                     if(valid1){
                       if(data1.protocolVersion !== undefined){
-                        const _errs7 = errors;
+                        const _errs28 = errors;
                         if(typeof data1.protocolVersion !== "string"){
-                          validate57.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                          validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
-                        var valid1 = _errs7 === errors;
+                        var valid1 = _errs28 === errors;
                       }
                       else {
                         var valid1 = true;
@@ -1515,7 +1660,7 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1528,19 +1673,20 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate57.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema27 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema34 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1548,7 +1694,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1556,11 +1702,11 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ping" !== data0){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+            validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1580,21 +1726,22 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate49(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate34.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate34.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1602,6 +1749,2336 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
           }
           else {
             var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate34.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema36 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema37 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate35(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SetLevelRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("logging/setLevel" !== data0){
+            validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.level === undefined) && (missing1 = "level")){
+                  validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.level !== undefined){
+                    let data2 = data1.level;
+                    if(typeof data2 !== "string"){
+                      validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema38 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema39 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+
+// prettier-ignore
+const schema40 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
+
+// prettier-ignore
+function validate36(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("completion/complete" !== data0){
+            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+                  validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.argument !== undefined){
+                    let data2 = data1.argument;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+                          validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+                          return false;
+                        }
+                        else {
+                          if(data2.name !== undefined){
+                            const _errs7 = errors;
+                            if(typeof data2.name !== "string"){
+                              validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid2 = _errs7 === errors;
+                          }
+                          else {
+                            var valid2 = true;
+                          }
+                          if(valid2){
+                            if(data2.value !== undefined){
+                              const _errs9 = errors;
+                              if(typeof data2.value !== "string"){
+                                validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs9 === errors;
+                            }
+                            else {
+                              var valid2 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.ref !== undefined){
+                      let data5 = data1.ref;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                          let missing3;
+                          if((data5.type === undefined) && (missing3 = "type")){
+                            validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
+                          }
+                          else {
+                            const tag0 = data5.type;
+                            if(typeof tag0 == "string"){
+                              if(tag0 === "ref/prompt"){
+                                const _errs15 = errors;
+                                if(errors === _errs15){
+                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                    let missing4;
+                                    if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+                                      validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+                                      return false;
+                                    }
+                                    else {
+                                      if(data5.name !== undefined){
+                                        const _errs17 = errors;
+                                        if(typeof data5.name !== "string"){
+                                          validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                          return false;
+                                        }
+                                        var valid6 = _errs17 === errors;
+                                      }
+                                      else {
+                                        var valid6 = true;
+                                      }
+                                      if(valid6){
+                                        if(data5.type !== undefined){
+                                          let data7 = data5.type;
+                                          const _errs19 = errors;
+                                          if(typeof data7 !== "string"){
+                                            validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          if("ref/prompt" !== data7){
+                                            validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                                            return false;
+                                          }
+                                          var valid6 = _errs19 === errors;
+                                        }
+                                        else {
+                                          var valid6 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                  else {
+                                    validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else if(tag0 === "ref/resource"){
+                                const _errs22 = errors;
+                                if(errors === _errs22){
+                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                    let missing5;
+                                    if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+                                      validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
+                                      return false;
+                                    }
+                                    else {
+                                      if(data5.type !== undefined){
+                                        let data8 = data5.type;
+                                        const _errs24 = errors;
+                                        if(typeof data8 !== "string"){
+                                          validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                          return false;
+                                        }
+                                        if("ref/resource" !== data8){
+                                          validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+                                          return false;
+                                        }
+                                        var valid9 = _errs24 === errors;
+                                      }
+                                      else {
+                                        var valid9 = true;
+                                      }
+                                      if(valid9){
+                                        if(data5.uri !== undefined){
+                                          const _errs26 = errors;
+                                          if(typeof data5.uri !== "string"){
+                                            validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          var valid9 = _errs26 === errors;
+                                        }
+                                        else {
+                                          var valid9 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                  else {
+                                    validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                                return false;
+                              }
+                            }
+                            else {
+                              validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid1 = _errs11 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate36.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate32(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate33(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "ping"){
+            if(!(validate34(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate34.errors, instancePath) : vErrors.concat(rebaseErrors(validate34.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate32.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/list" !== data0){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1.cursor !== undefined){
+                            if(typeof data1.cursor !== "string"){
+                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            const _errs14 = errors;
+            if(errors === _errs14){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate32.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs16 = errors;
+                    if(typeof data3 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/templates/list" !== data3){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+                      return false;
+                    }
+                    var valid9 = _errs16 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs18 = errors;
+                      if(errors === _errs18){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4.cursor !== undefined){
+                            if(typeof data4.cursor !== "string"){
+                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs18 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/read"){
+            const _errs23 = errors;
+            if(errors === _errs23){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing3;
+                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+                  validate32.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs25 = errors;
+                    if(typeof data6 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/read" !== data6){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+                      return false;
+                    }
+                    var valid13 = _errs25 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs27 = errors;
+                      if(errors === _errs27){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          let missing4;
+                          if((data7.uri === undefined) && (missing4 = "uri")){
+                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+                            return false;
+                          }
+                          else {
+                            if(data7.uri !== undefined){
+                              if(typeof data7.uri !== "string"){
+                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs27 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            const _errs32 = errors;
+            if(errors === _errs32){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+                  validate32.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs34 = errors;
+                    if(typeof data9 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/subscribe" !== data9){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+                      return false;
+                    }
+                    var valid17 = _errs34 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs36 = errors;
+                      if(errors === _errs36){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          let missing6;
+                          if((data10.uri === undefined) && (missing6 = "uri")){
+                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+                            return false;
+                          }
+                          else {
+                            if(data10.uri !== undefined){
+                              if(typeof data10.uri !== "string"){
+                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs36 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
+            const _errs41 = errors;
+            if(errors === _errs41){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing7;
+                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+                  validate32.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data12 = data.method;
+                    const _errs43 = errors;
+                    if(typeof data12 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/unsubscribe" !== data12){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+                      return false;
+                    }
+                    var valid21 = _errs43 === errors;
+                  }
+                  else {
+                    var valid21 = true;
+                  }
+                  if(valid21){
+                    if(data.params !== undefined){
+                      let data13 = data.params;
+                      const _errs45 = errors;
+                      if(errors === _errs45){
+                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+                          let missing8;
+                          if((data13.uri === undefined) && (missing8 = "uri")){
+                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+                            return false;
+                          }
+                          else {
+                            if(data13.uri !== undefined){
+                              if(typeof data13.uri !== "string"){
+                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid21 = _errs45 === errors;
+                    }
+                    else {
+                      var valid21 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            const _errs50 = errors;
+            if(errors === _errs50){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing9;
+                if((data.method === undefined) && (missing9 = "method")){
+                  validate32.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data15 = data.method;
+                    const _errs52 = errors;
+                    if(typeof data15 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/list" !== data15){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+                      return false;
+                    }
+                    var valid25 = _errs52 === errors;
+                  }
+                  else {
+                    var valid25 = true;
+                  }
+                  if(valid25){
+                    if(data.params !== undefined){
+                      let data16 = data.params;
+                      const _errs54 = errors;
+                      if(errors === _errs54){
+                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+                          if(data16.cursor !== undefined){
+                            if(typeof data16.cursor !== "string"){
+                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid25 = _errs54 === errors;
+                    }
+                    else {
+                      var valid25 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            const _errs59 = errors;
+            if(errors === _errs59){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing10;
+                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+                  validate32.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data18 = data.method;
+                    const _errs61 = errors;
+                    if(typeof data18 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/get" !== data18){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+                      return false;
+                    }
+                    var valid29 = _errs61 === errors;
+                  }
+                  else {
+                    var valid29 = true;
+                  }
+                  if(valid29){
+                    if(data.params !== undefined){
+                      let data19 = data.params;
+                      const _errs63 = errors;
+                      if(errors === _errs63){
+                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+                          let missing11;
+                          if((data19.name === undefined) && (missing11 = "name")){
+                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+                            return false;
+                          }
+                          else {
+                            if(data19.arguments !== undefined){
+                              let data20 = data19.arguments;
+                              const _errs65 = errors;
+                              if(errors === _errs65){
+                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+                                  for(const key0 in data20){
+                                    const _errs68 = errors;
+                                    if(typeof data20[key0] !== "string"){
+                                      validate32.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid31 = _errs68 === errors;
+                                    if(!valid31){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid30 = _errs65 === errors;
+                            }
+                            else {
+                              var valid30 = true;
+                            }
+                            if(valid30){
+                              if(data19.name !== undefined){
+                                const _errs70 = errors;
+                                if(typeof data19.name !== "string"){
+                                  validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid30 = _errs70 === errors;
+                              }
+                              else {
+                                var valid30 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid29 = _errs63 === errors;
+                    }
+                    else {
+                      var valid29 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/list"){
+            const _errs73 = errors;
+            if(errors === _errs73){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing12;
+                if((data.method === undefined) && (missing12 = "method")){
+                  validate32.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data23 = data.method;
+                    const _errs75 = errors;
+                    if(typeof data23 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/list" !== data23){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+                      return false;
+                    }
+                    var valid34 = _errs75 === errors;
+                  }
+                  else {
+                    var valid34 = true;
+                  }
+                  if(valid34){
+                    if(data.params !== undefined){
+                      let data24 = data.params;
+                      const _errs77 = errors;
+                      if(errors === _errs77){
+                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+                          if(data24.cursor !== undefined){
+                            if(typeof data24.cursor !== "string"){
+                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid34 = _errs77 === errors;
+                    }
+                    else {
+                      var valid34 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/call"){
+            const _errs82 = errors;
+            if(errors === _errs82){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing13;
+                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+                  validate32.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data26 = data.method;
+                    const _errs84 = errors;
+                    if(typeof data26 !== "string"){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/call" !== data26){
+                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+                      return false;
+                    }
+                    var valid38 = _errs84 === errors;
+                  }
+                  else {
+                    var valid38 = true;
+                  }
+                  if(valid38){
+                    if(data.params !== undefined){
+                      let data27 = data.params;
+                      const _errs86 = errors;
+                      if(errors === _errs86){
+                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+                          let missing14;
+                          if((data27.name === undefined) && (missing14 = "name")){
+                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+                            return false;
+                          }
+                          else {
+                            if(data27.arguments !== undefined){
+                              let data28 = data27.arguments;
+                              const _errs88 = errors;
+                              if(errors === _errs88){
+                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+                                }
+                                else {
+                                  validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid39 = _errs88 === errors;
+                            }
+                            else {
+                              var valid39 = true;
+                            }
+                            if(valid39){
+                              if(data27.name !== undefined){
+                                const _errs91 = errors;
+                                if(typeof data27.name !== "string"){
+                                  validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid39 = _errs91 === errors;
+                              }
+                              else {
+                                var valid39 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid38 = _errs86 === errors;
+                    }
+                    else {
+                      var valid38 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate32.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
+            if(!(validate35(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate35.errors, instancePath) : vErrors.concat(rebaseErrors(validate35.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate36(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate32.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate32.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate32.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateClientResult = validate41;
+
+// prettier-ignore
+const schema50 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+
+// prettier-ignore
+const schema51 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+const schema52 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+
+// prettier-ignore
+function validate42(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.content !== undefined){
+            let data1 = data.content;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.type === undefined) && (missing1 = "type")){
+                  validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  const tag0 = data1.type;
+                  if(typeof tag0 == "string"){
+                    if(tag0 === "text"){
+                      if(!(validate16(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "image"){
+                      if(!(validate18(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "audio"){
+                      if(!(validate11(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else {
+                      validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                  else {
+                    validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.model !== undefined){
+              const _errs10 = errors;
+              if(typeof data.model !== "string"){
+                validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.role !== undefined){
+                let data3 = data.role;
+                const _errs12 = errors;
+                if(typeof data3 !== "string"){
+                  validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                if(!((data3 === "assistant") || (data3 === "user"))){
+                  validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                  return false;
+                }
+                var valid0 = _errs12 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.stopReason !== undefined){
+                  const _errs15 = errors;
+                  if(typeof data.stopReason !== "string"){
+                    validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs15 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema54 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+
+// prettier-ignore
+const schema55 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate47(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListRootsResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.roots === undefined) && (missing0 = "roots")){
+        validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate47.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.roots !== undefined){
+            let data1 = data.roots;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  let data2 = data1[i0];
+                  const _errs6 = errors;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if((data2.uri === undefined) && (missing1 = "uri")){
+                        validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data2.name !== undefined){
+                          const _errs9 = errors;
+                          if(typeof data2.name !== "string"){
+                            validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs9 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.uri !== undefined){
+                            const _errs11 = errors;
+                            if(typeof data2.uri !== "string"){
+                              validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs6 === errors;
+                  if(!valid1){
+                    break;
+                  }
+                }
+              }
+              else {
+                validate47.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate47.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate41(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs8 = errors;
+    if(!(validate42(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate42.errors, instancePath) : vErrors.concat(rebaseErrors(validate42.errors, instancePath));
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs9 = errors;
+      if(!(validate47(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate47.errors, instancePath) : vErrors.concat(rebaseErrors(validate47.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs9 === errors;
+      valid0 = valid0 || _valid0;
+    }
+  }
+  if(!valid0){
+    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      vErrors.push(err2);
+    }
+    errors++;
+    validate41.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate41.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCompleteRequest = validate36;
+
+// prettier-ignore
+export const validateCompleteResult = validate49;
+
+// prettier-ignore
+const schema56 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
+
+// prettier-ignore
+function validate49(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.completion === undefined) && (missing0 = "completion")){
+        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.completion !== undefined){
+            let data1 = data.completion;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.values === undefined) && (missing1 = "values")){
+                  validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.hasMore !== undefined){
+                    const _errs6 = errors;
+                    if(typeof data1.hasMore !== "boolean"){
+                      validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid1 = _errs6 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.total !== undefined){
+                      let data3 = data1.total;
+                      const _errs8 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate49.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs8 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.values !== undefined){
+                        let data4 = data1.values;
+                        const _errs10 = errors;
+                        if(errors === _errs10){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs12 = errors;
+                              if(typeof data4[i0] !== "string"){
+                                validate49.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs12 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate49.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs10 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate49.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCreateMessageRequest = validate50;
+
+// prettier-ignore
+const schema57 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema58 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate51(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SamplingMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+        validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.content !== undefined){
+          let data0 = data.content;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate16(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate18(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "audio"){
+                    if(!(validate11(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
+              }
+            }
+            else {
+              validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs7 = errors;
+            if(typeof data1 !== "string"){
+              validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate51.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema60 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+
+// prettier-ignore
+const schema61 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate56(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelPreferences" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.costPriority !== undefined){
+        let data0 = data.costPriority;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(typeof data0 == "number"){
+            if(data0 > 1 || isNaN(data0)){
+              validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+              return false;
+            }
+            else {
+              if(data0 < 0 || isNaN(data0)){
+                validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                return false;
+              }
+            }
+          }
+          else {
+            validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.hints !== undefined){
+          let data1 = data.hints;
+          const _errs3 = errors;
+          if(errors === _errs3){
+            if(Array.isArray(data1)){
+              var valid1 = true;
+              const len0 = data1.length;
+              for(let i0=0; i0<len0; i0++){
+                let data2 = data1[i0];
+                const _errs5 = errors;
+                const _errs6 = errors;
+                if(errors === _errs6){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2.name !== undefined){
+                      if(typeof data2.name !== "string"){
+                        validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                    }
+                  }
+                  else {
+                    validate56.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs5 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate56.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs3 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.intelligencePriority !== undefined){
+            let data4 = data.intelligencePriority;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(typeof data4 == "number"){
+                if(data4 > 1 || isNaN(data4)){
+                  validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                  return false;
+                }
+                else {
+                  if(data4 < 0 || isNaN(data4)){
+                    validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.speedPriority !== undefined){
+              let data5 = data.speedPriority;
+              const _errs12 = errors;
+              if(errors === _errs12){
+                if(typeof data5 == "number"){
+                  if(data5 > 1 || isNaN(data5)){
+                    validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                    return false;
+                  }
+                  else {
+                    if(data5 < 0 || isNaN(data5)){
+                      validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate50(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("sampling/createMessage" !== data0){
+            validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+                  validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.includeContext !== undefined){
+                    let data2 = data1.includeContext;
+                    const _errs5 = errors;
+                    if(typeof data2 !== "string"){
+                      validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+                      validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema57.properties.params.properties.includeContext.enum}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.maxTokens !== undefined){
+                      let data3 = data1.maxTokens;
+                      const _errs7 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate50.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.messages !== undefined){
+                        let data4 = data1.messages;
+                        const _errs9 = errors;
+                        if(errors === _errs9){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs11 = errors;
+                              if(!(validate51(data4[i0]))){
+                                vErrors = vErrors === null ? rebaseErrors(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate51.errors, instancePath+"/params/messages/" + i0));
+                                errors = vErrors.length;
+                              }
+                              var valid2 = _errs11 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate50.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data1.metadata !== undefined){
+                          let data6 = data1.metadata;
+                          const _errs12 = errors;
+                          if(errors === _errs12){
+                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                            }
+                            else {
+                              validate50.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid1 = _errs12 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                        if(valid1){
+                          if(data1.modelPreferences !== undefined){
+                            const _errs15 = errors;
+                            if(!(validate56(data1.modelPreferences))){
+                              vErrors = vErrors === null ? rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences"));
+                              errors = vErrors.length;
+                            }
+                            var valid1 = _errs15 === errors;
+                          }
+                          else {
+                            var valid1 = true;
+                          }
+                          if(valid1){
+                            if(data1.stopSequences !== undefined){
+                              let data8 = data1.stopSequences;
+                              const _errs16 = errors;
+                              if(errors === _errs16){
+                                if(Array.isArray(data8)){
+                                  var valid3 = true;
+                                  const len1 = data8.length;
+                                  for(let i1=0; i1<len1; i1++){
+                                    const _errs18 = errors;
+                                    if(typeof data8[i1] !== "string"){
+                                      validate50.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid3 = _errs18 === errors;
+                                    if(!valid3){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate50.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+                                  return false;
+                                }
+                              }
+                              var valid1 = _errs16 === errors;
+                            }
+                            else {
+                              var valid1 = true;
+                            }
+                            if(valid1){
+                              if(data1.systemPrompt !== undefined){
+                                const _errs20 = errors;
+                                if(typeof data1.systemPrompt !== "string"){
+                                  validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid1 = _errs20 === errors;
+                              }
+                              else {
+                                var valid1 = true;
+                              }
+                              if(valid1){
+                                if(data1.temperature !== undefined){
+                                  const _errs22 = errors;
+                                  if(!(typeof data1.temperature == "number")){
+                                    validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+                                    return false;
+                                  }
+                                  var valid1 = _errs22 === errors;
+                                }
+                                else {
+                                  var valid1 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate50.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCreateMessageResult = validate42;
+
+// prettier-ignore
+export const validateCursor = validate58;
+
+// prettier-ignore
+const schema62 = {"$id":"Cursor","type":"string"};
+
+// prettier-ignore
+function validate58(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Cursor" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  validate58.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateEmbeddedResource = validate20;
+
+// prettier-ignore
+export const validateEmptyResult = validate59;
+
+// prettier-ignore
+const schema63 = {"$id":"EmptyResult","$ref":"Result"};
+
+// prettier-ignore
+function validate59(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EmptyResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  if(errors === _errs0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs3 = errors;
+        if(errors === _errs3){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate59.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate59.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateGetPromptRequest = validate60;
+
+// prettier-ignore
+function validate60(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="GetPromptRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("prompts/get" !== data0){
+            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.name === undefined) && (missing1 = "name")){
+                  validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.arguments !== undefined){
+                    let data2 = data1.arguments;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        for(const key0 in data2){
+                          const _errs8 = errors;
+                          if(typeof data2[key0] !== "string"){
+                            validate60.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs8 === errors;
+                          if(!valid2){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate60.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.name !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data1.name !== "string"){
+                        validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs10 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateGetPromptResult = validate61;
+
+// prettier-ignore
+const schema66 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+
+// prettier-ignore
+const schema67 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate62(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.content !== undefined){
+          let data0 = data.content;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate16(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate18(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "audio"){
+                    if(!(validate11(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "resource"){
+                    if(!(validate20(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate20.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
+              }
+            }
+            else {
+              validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs8 = errors;
+            if(typeof data1 !== "string"){
+              validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs8 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate61(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="GetPromptResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.messages === undefined) && (missing0 = "messages")){
+        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate61.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.description !== undefined){
+            const _errs4 = errors;
+            if(typeof data.description !== "string"){
+              validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.messages !== undefined){
+              let data2 = data.messages;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(Array.isArray(data2)){
+                  var valid1 = true;
+                  const len0 = data2.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs8 = errors;
+                    if(!(validate62(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate62.errors, instancePath+"/messages/" + i0));
+                      errors = vErrors.length;
+                    }
+                    var valid1 = _errs8 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate61.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -1616,386 +4093,29 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema28 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateImageContent = validate18;
 
 // prettier-ignore
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesRequest" */;
+export const validateImplementation = validate68;
+
+// prettier-ignore
+function validate68(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Implementation" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/list" !== data0){
-            validate63.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate63.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate63.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema29 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/templates/list" !== data0){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate64.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate64.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema30 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/read" !== data0){
-            validate65.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate65.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate65.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate65.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema31 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate66.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema32 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate67.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate67.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate67.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema33 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
         validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.name !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+          if(typeof data.name !== "string"){
+            validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2004,22 +4124,11 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          if(data.version !== undefined){
             const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate68.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+            if(typeof data.version !== "string"){
+              validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
             var valid0 = _errs3 === errors;
           }
@@ -2039,31 +4148,41 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema34 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateInitializeRequest = validate33;
 
 // prettier-ignore
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptRequest" */;
+export const validateInitializeResult = validate69;
+
+// prettier-ignore
+const schema70 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+
+// prettier-ignore
+const schema71 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+function validate69(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InitializeResult" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
         validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data._meta !== undefined){
+          let data0 = data._meta;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -2071,68 +4190,256 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
+          if(data.capabilities !== undefined){
+            let data1 = data.capabilities;
+            const _errs4 = errors;
+            const _errs5 = errors;
+            if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
+                if(data1.completions !== undefined){
+                  let data2 = data1.completions;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate69.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid2 = _errs7 === errors;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate69.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data1.experimental !== undefined){
+                    let data3 = data1.experimental;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        for(const key0 in data3){
+                          let data4 = data3[key0];
+                          const _errs13 = errors;
+                          if(errors === _errs13){
+                            if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                            }
+                            else {
+                              validate69.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
                           }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
+                          var valid3 = _errs13 === errors;
+                          if(!valid3){
                             break;
                           }
                         }
                       }
                       else {
-                        validate69.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        validate69.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
-                    var valid1 = _errs5 === errors;
+                    var valid2 = _errs10 === errors;
                   }
                   else {
-                    var valid1 = true;
+                    var valid2 = true;
                   }
-                  if(valid1){
-                    if(data1.name !== undefined){
-                      const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
-                        validate69.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
+                  if(valid2){
+                    if(data1.logging !== undefined){
+                      let data5 = data1.logging;
+                      const _errs16 = errors;
+                      if(errors === _errs16){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                        }
+                        else {
+                          validate69.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
                       }
-                      var valid1 = _errs10 === errors;
+                      var valid2 = _errs16 === errors;
                     }
                     else {
-                      var valid1 = true;
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data1.prompts !== undefined){
+                        let data6 = data1.prompts;
+                        const _errs19 = errors;
+                        if(errors === _errs19){
+                          if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                            if(data6.listChanged !== undefined){
+                              if(typeof data6.listChanged !== "boolean"){
+                                validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                return false;
+                              }
+                            }
+                          }
+                          else {
+                            validate69.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid2 = _errs19 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                      if(valid2){
+                        if(data1.resources !== undefined){
+                          let data8 = data1.resources;
+                          const _errs23 = errors;
+                          if(errors === _errs23){
+                            if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                              if(data8.listChanged !== undefined){
+                                const _errs25 = errors;
+                                if(typeof data8.listChanged !== "boolean"){
+                                  validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                  return false;
+                                }
+                                var valid5 = _errs25 === errors;
+                              }
+                              else {
+                                var valid5 = true;
+                              }
+                              if(valid5){
+                                if(data8.subscribe !== undefined){
+                                  const _errs27 = errors;
+                                  if(typeof data8.subscribe !== "boolean"){
+                                    validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                  var valid5 = _errs27 === errors;
+                                }
+                                else {
+                                  var valid5 = true;
+                                }
+                              }
+                            }
+                            else {
+                              validate69.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid2 = _errs23 === errors;
+                        }
+                        else {
+                          var valid2 = true;
+                        }
+                        if(valid2){
+                          if(data1.tools !== undefined){
+                            let data11 = data1.tools;
+                            const _errs29 = errors;
+                            if(errors === _errs29){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                                if(data11.listChanged !== undefined){
+                                  if(typeof data11.listChanged !== "boolean"){
+                                    validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate69.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid2 = _errs29 === errors;
+                          }
+                          else {
+                            var valid2 = true;
+                          }
+                        }
+                      }
                     }
                   }
                 }
               }
               else {
-                validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate69.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.instructions !== undefined){
+              const _errs33 = errors;
+              if(typeof data.instructions !== "string"){
+                validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs33 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.protocolVersion !== undefined){
+                const _errs35 = errors;
+                if(typeof data.protocolVersion !== "string"){
+                  validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs35 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.serverInfo !== undefined){
+                  let data15 = data.serverInfo;
+                  const _errs37 = errors;
+                  const _errs38 = errors;
+                  if(errors === _errs38){
+                    if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+                      let missing1;
+                      if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+                        validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data15.name !== undefined){
+                          const _errs40 = errors;
+                          if(typeof data15.name !== "string"){
+                            validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid8 = _errs40 === errors;
+                        }
+                        else {
+                          var valid8 = true;
+                        }
+                        if(valid8){
+                          if(data15.version !== undefined){
+                            const _errs42 = errors;
+                            if(typeof data15.version !== "string"){
+                              validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid8 = _errs42 === errors;
+                          }
+                          else {
+                            var valid8 = true;
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid0 = _errs37 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
           }
         }
       }
@@ -2147,11 +4454,12 @@ function validate69(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema35 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateInitializedNotification = validate70;
 
 // prettier-ignore
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
+function validate70(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InitializedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -2169,8 +4477,8 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
             validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("tools/list" !== data0){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+          if("notifications/initialized" !== data0){
+            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2184,10 +4492,16 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate70.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
                   }
                 }
               }
@@ -2214,50 +4528,36 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema36 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateJSONRPCBatchRequest = validate71;
 
 // prettier-ignore
-const schema37 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+const schema74 = {"$id":"JSONRPCBatchRequest","items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"};
 
 // prettier-ignore
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate72.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
-    return false;
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
-}
+const schema78 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
+const schema75 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate72(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2266,40 +4566,259 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    if(!(validate72(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                }
-              }
-              else {
-                validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            if("2.0" !== data1){
+              validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.method !== undefined){
+              const _errs6 = errors;
+              if(typeof data.method !== "string"){
+                validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.params !== undefined){
+                let data3 = data.params;
+                const _errs8 = errors;
+                if(errors === _errs8){
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    if(data3._meta !== undefined){
+                      let data4 = data3._meta;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4.progressToken !== undefined){
+                            let data5 = data4.progressToken;
+                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+                              validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate72.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs8 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
           }
         }
       }
     }
     else {
-      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate72.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate71(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCBatchRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(Array.isArray(data)){
+      var valid0 = true;
+      const len0 = data.length;
+      for(let i0=0; i0<len0; i0++){
+        let data0 = data[i0];
+        const _errs1 = errors;
+        const _errs2 = errors;
+        let valid1 = false;
+        const _errs3 = errors;
+        if(!(validate72(data0))){
+          vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/" + i0));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs3 === errors;
+        valid1 = valid1 || _valid0;
+        if(!valid1){
+          const _errs4 = errors;
+          const _errs5 = errors;
+          if(errors === _errs5){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing0;
+              if(((data0.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data0.method === undefined) && (missing0 = "method"))){
+                const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+                if(vErrors === null){
+                  vErrors = [err0];
+                }
+                else {
+                  vErrors.push(err0);
+                }
+                errors++;
+              }
+              else {
+                if(data0.jsonrpc !== undefined){
+                  let data1 = data0.jsonrpc;
+                  const _errs7 = errors;
+                  if(typeof data1 !== "string"){
+                    const err1 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+                    if(vErrors === null){
+                      vErrors = [err1];
+                    }
+                    else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  }
+                  if("2.0" !== data1){
+                    const err2 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+                    if(vErrors === null){
+                      vErrors = [err2];
+                    }
+                    else {
+                      vErrors.push(err2);
+                    }
+                    errors++;
+                  }
+                  var valid3 = _errs7 === errors;
+                }
+                else {
+                  var valid3 = true;
+                }
+                if(valid3){
+                  if(data0.method !== undefined){
+                    const _errs9 = errors;
+                    if(typeof data0.method !== "string"){
+                      const err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err3];
+                      }
+                      else {
+                        vErrors.push(err3);
+                      }
+                      errors++;
+                    }
+                    var valid3 = _errs9 === errors;
+                  }
+                  else {
+                    var valid3 = true;
+                  }
+                  if(valid3){
+                    if(data0.params !== undefined){
+                      let data3 = data0.params;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                          if(data3._meta !== undefined){
+                            let data4 = data3._meta;
+                            const _errs14 = errors;
+                            if(errors === _errs14){
+                              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                              }
+                              else {
+                                const err4 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                if(vErrors === null){
+                                  vErrors = [err4];
+                                }
+                                else {
+                                  vErrors.push(err4);
+                                }
+                                errors++;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          const err5 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+                          if(vErrors === null){
+                            vErrors = [err5];
+                          }
+                          else {
+                            vErrors.push(err5);
+                          }
+                          errors++;
+                        }
+                      }
+                      var valid3 = _errs11 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                  }
+                }
+              }
+            }
+            else {
+              const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+              if(vErrors === null){
+                vErrors = [err6];
+              }
+              else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          }
+          var _valid0 = _errs4 === errors;
+          valid1 = valid1 || _valid0;
+        }
+        if(!valid1){
+          const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
+          if(vErrors === null){
+            vErrors = [err7];
+          }
+          else {
+            vErrors.push(err7);
+          }
+          errors++;
+          validate71.errors = vErrors;
+          return false;
+        }
+        else {
+          errors = _errs2;
+          if(vErrors !== null){
+            if(_errs2){
+              vErrors.length = _errs2;
+            }
+            else {
+              vErrors = null;
+            }
+          }
+        }
+        var valid0 = _errs1 === errors;
+        if(!valid0){
+          break;
+        }
+      }
+    }
+    else {
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
       return false;
     }
   }
@@ -2308,28 +4827,33 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema38 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateJSONRPCBatchResponse = validate74;
 
 // prettier-ignore
-const schema39 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+const schema79 = {"$id":"JSONRPCBatchResponse","items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"};
 
 // prettier-ignore
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
+const schema80 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+
+// prettier-ignore
+function validate75(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCResponse" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
         validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.name !== undefined){
+        if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate75.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2338,21 +4862,52 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.type !== undefined){
-            let data1 = data.type;
-            const _errs3 = errors;
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate75.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+              validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            if("ref/prompt" !== data1){
-              validate75.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+            if("2.0" !== data1){
+              validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs3 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.result !== undefined){
+              let data2 = data.result;
+              const _errs6 = errors;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  if(data2._meta !== undefined){
+                    let data3 = data2._meta;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                      }
+                      else {
+                        validate75.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate75.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
@@ -2367,214 +4922,175 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema40 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
+const schema83 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceReference" */;
+function validate77(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCError" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        if(data.error !== undefined){
+          let data0 = data.error;
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate76.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate76.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate76.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+                validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                if(data0.code !== undefined){
+                  let data1 = data0.code;
+                  const _errs3 = errors;
+                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+                    validate77.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid1 = _errs3 === errors;
                 }
                 else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
+                  var valid1 = true;
+                }
+                if(valid1){
+                  if(data0.message !== undefined){
                     const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate74.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          if(data2.name !== undefined){
-                            const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
-                              validate74.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            if(data2.value !== undefined){
-                              const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
-                                validate74.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate74.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
+                    if(typeof data0.message !== "string"){
+                      validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
                     }
                     var valid1 = _errs5 === errors;
                   }
                   else {
                     var valid1 = true;
                   }
-                  if(valid1){
-                    if(data1.ref !== undefined){
-                      let data5 = data1.ref;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          let missing3;
-                          if((data5.type === undefined) && (missing3 = "type")){
-                            validate74.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const tag0 = data5.type;
-                            if(typeof tag0 == "string"){
-                              if(tag0 === "ref/prompt"){
-                                if(!(validate75(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                  vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-                                  errors = vErrors.length;
-                                }
-                              }
-                              else if(tag0 === "ref/resource"){
-                                if(!(validate76(data5, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                  vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-                                  errors = vErrors.length;
-                                }
-                              }
-                              else {
-                                validate74.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                            else {
-                              validate74.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate74.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
                 }
               }
-              else {
-                validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
             }
-            var valid0 = _errs3 === errors;
+            else {
+              validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.id !== undefined){
+            let data3 = data.id;
+            const _errs7 = errors;
+            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+              validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.jsonrpc !== undefined){
+              let data4 = data.jsonrpc;
+              const _errs10 = errors;
+              if(typeof data4 !== "string"){
+                validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("2.0" !== data4){
+                validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
           }
         }
       }
     }
     else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate77.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate74(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCBatchResponse" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(Array.isArray(data)){
+      var valid0 = true;
+      const len0 = data.length;
+      for(let i0=0; i0<len0; i0++){
+        let data0 = data[i0];
+        const _errs1 = errors;
+        const _errs2 = errors;
+        let valid1 = false;
+        const _errs3 = errors;
+        if(!(validate75(data0))){
+          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate75.errors, instancePath+"/" + i0));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs3 === errors;
+        valid1 = valid1 || _valid0;
+        if(!valid1){
+          const _errs4 = errors;
+          if(!(validate77(data0))){
+            vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/" + i0));
+            errors = vErrors.length;
+          }
+          var _valid0 = _errs4 === errors;
+          valid1 = valid1 || _valid0;
+        }
+        if(!valid1){
+          const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+          validate74.errors = vErrors;
+          return false;
+        }
+        else {
+          errors = _errs2;
+          if(vErrors !== null){
+            if(_errs2){
+              vErrors.length = _errs2;
+            }
+            else {
+              vErrors = null;
+            }
+          }
+        }
+        var valid0 = _errs1 === errors;
+        if(!valid0){
+          break;
+        }
+      }
+    }
+    else {
+      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
       return false;
     }
   }
@@ -2583,459 +5099,428 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/read"){
-            if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/list"){
-            if(!(validate70(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/call"){
-            if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate56.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate56.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
-}
+export const validateJSONRPCError = validate77;
 
 // prettier-ignore
-export const validateClientResult = validate92;
+export const validateJSONRPCMessage = validate79;
 
 // prettier-ignore
-const schema41 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+const schema85 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"},{"items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"}]};
 
 // prettier-ignore
-const schema42 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema43 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
-
-// prettier-ignore
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
-        validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate95.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate95.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate29(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate31(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "audio"){
-                      if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate95.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate95.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate95.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.model !== undefined){
-              const _errs10 = errors;
-              if(typeof data.model !== "string"){
-                validate95.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.role !== undefined){
-                const _errs12 = errors;
-                if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-                  vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.stopReason !== undefined){
-                  const _errs13 = errors;
-                  if(typeof data.stopReason !== "string"){
-                    validate95.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs13 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate95.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema44 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
-
-// prettier-ignore
-const schema45 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Root" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate102.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate102.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListRootsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate101.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs6 = errors;
-                  if(!(validate102(data1[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate101.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate101.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientResult" */;
+function validate79(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCMessage" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+  if(!(validate72(data))){
+    vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath) : vErrors.concat(rebaseErrors(validate72.errors, instancePath));
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-      errors = vErrors.length;
+    const _errs3 = errors;
+    if(errors === _errs3){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        let missing0;
+        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        else {
+          if(data.jsonrpc !== undefined){
+            let data0 = data.jsonrpc;
+            const _errs5 = errors;
+            if(typeof data0 !== "string"){
+              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err1];
+              }
+              else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if("2.0" !== data0){
+              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            var valid2 = _errs5 === errors;
+          }
+          else {
+            var valid2 = true;
+          }
+          if(valid2){
+            if(data.method !== undefined){
+              const _errs7 = errors;
+              if(typeof data.method !== "string"){
+                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
+                  vErrors = [err3];
+                }
+                else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+              var valid2 = _errs7 === errors;
+            }
+            else {
+              var valid2 = true;
+            }
+            if(valid2){
+              if(data.params !== undefined){
+                let data2 = data.params;
+                const _errs9 = errors;
+                if(errors === _errs9){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2._meta !== undefined){
+                      let data3 = data2._meta;
+                      const _errs12 = errors;
+                      if(errors === _errs12){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        }
+                        else {
+                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                          if(vErrors === null){
+                            vErrors = [err4];
+                          }
+                          else {
+                            vErrors.push(err4);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                }
+                var valid2 = _errs9 === errors;
+              }
+              else {
+                var valid2 = true;
+              }
+            }
+          }
+        }
+      }
+      else {
+        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-        errors = vErrors.length;
+      const _errs15 = errors;
+      if(errors === _errs15){
+        if(Array.isArray(data)){
+          var valid4 = true;
+          const len0 = data.length;
+          for(let i0=0; i0<len0; i0++){
+            let data4 = data[i0];
+            const _errs17 = errors;
+            const _errs18 = errors;
+            let valid5 = false;
+            const _errs19 = errors;
+            if(!(validate72(data4))){
+              vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/" + i0));
+              errors = vErrors.length;
+            }
+            var _valid1 = _errs19 === errors;
+            valid5 = valid5 || _valid1;
+            if(!valid5){
+              const _errs20 = errors;
+              const _errs21 = errors;
+              if(errors === _errs21){
+                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                  let missing1;
+                  if(((data4.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data4.method === undefined) && (missing1 = "method"))){
+                    const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing1}};
+                    if(vErrors === null){
+                      vErrors = [err7];
+                    }
+                    else {
+                      vErrors.push(err7);
+                    }
+                    errors++;
+                  }
+                  else {
+                    if(data4.jsonrpc !== undefined){
+                      let data5 = data4.jsonrpc;
+                      const _errs23 = errors;
+                      if(typeof data5 !== "string"){
+                        const err8 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err8];
+                        }
+                        else {
+                          vErrors.push(err8);
+                        }
+                        errors++;
+                      }
+                      if("2.0" !== data5){
+                        const err9 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+                        if(vErrors === null){
+                          vErrors = [err9];
+                        }
+                        else {
+                          vErrors.push(err9);
+                        }
+                        errors++;
+                      }
+                      var valid7 = _errs23 === errors;
+                    }
+                    else {
+                      var valid7 = true;
+                    }
+                    if(valid7){
+                      if(data4.method !== undefined){
+                        const _errs25 = errors;
+                        if(typeof data4.method !== "string"){
+                          const err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err10];
+                          }
+                          else {
+                            vErrors.push(err10);
+                          }
+                          errors++;
+                        }
+                        var valid7 = _errs25 === errors;
+                      }
+                      else {
+                        var valid7 = true;
+                      }
+                      if(valid7){
+                        if(data4.params !== undefined){
+                          let data7 = data4.params;
+                          const _errs27 = errors;
+                          if(errors === _errs27){
+                            if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                              if(data7._meta !== undefined){
+                                let data8 = data7._meta;
+                                const _errs30 = errors;
+                                if(errors === _errs30){
+                                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                                  }
+                                  else {
+                                    const err11 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                    if(vErrors === null){
+                                      vErrors = [err11];
+                                    }
+                                    else {
+                                      vErrors.push(err11);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                              }
+                            }
+                            else {
+                              const err12 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+                              if(vErrors === null){
+                                vErrors = [err12];
+                              }
+                              else {
+                                vErrors.push(err12);
+                              }
+                              errors++;
+                            }
+                          }
+                          var valid7 = _errs27 === errors;
+                        }
+                        else {
+                          var valid7 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+                else {
+                  const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+                  if(vErrors === null){
+                    vErrors = [err13];
+                  }
+                  else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
+                }
+              }
+              var _valid1 = _errs20 === errors;
+              valid5 = valid5 || _valid1;
+            }
+            if(!valid5){
+              const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/2/items/anyOf",keyword:"anyOf",params:{}};
+              if(vErrors === null){
+                vErrors = [err14];
+              }
+              else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            else {
+              errors = _errs18;
+              if(vErrors !== null){
+                if(_errs18){
+                  vErrors.length = _errs18;
+                }
+                else {
+                  vErrors = null;
+                }
+              }
+            }
+            var valid4 = _errs17 === errors;
+            if(!valid4){
+              break;
+            }
+          }
+        }
+        else {
+          const err15 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "array"}};
+          if(vErrors === null){
+            vErrors = [err15];
+          }
+          else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs15 === errors;
       valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs33 = errors;
+        if(!(validate75(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath) : vErrors.concat(rebaseErrors(validate75.errors, instancePath));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs33 === errors;
+        valid0 = valid0 || _valid0;
+        if(!valid0){
+          const _errs34 = errors;
+          if(!(validate77(data))){
+            vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath) : vErrors.concat(rebaseErrors(validate77.errors, instancePath));
+            errors = vErrors.length;
+          }
+          var _valid0 = _errs34 === errors;
+          valid0 = valid0 || _valid0;
+          if(!valid0){
+            const _errs35 = errors;
+            if(errors === _errs35){
+              if(Array.isArray(data)){
+                var valid9 = true;
+                const len1 = data.length;
+                for(let i1=0; i1<len1; i1++){
+                  let data9 = data[i1];
+                  const _errs37 = errors;
+                  const _errs38 = errors;
+                  let valid10 = false;
+                  const _errs39 = errors;
+                  if(!(validate75(data9))){
+                    vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath+"/" + i1) : vErrors.concat(rebaseErrors(validate75.errors, instancePath+"/" + i1));
+                    errors = vErrors.length;
+                  }
+                  var _valid2 = _errs39 === errors;
+                  valid10 = valid10 || _valid2;
+                  if(!valid10){
+                    const _errs40 = errors;
+                    if(!(validate77(data9))){
+                      vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/" + i1) : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/" + i1));
+                      errors = vErrors.length;
+                    }
+                    var _valid2 = _errs40 === errors;
+                    valid10 = valid10 || _valid2;
+                  }
+                  if(!valid10){
+                    const err16 = {instancePath:instancePath+"/" + i1,schemaPath:"#/anyOf/5/items/anyOf",keyword:"anyOf",params:{}};
+                    if(vErrors === null){
+                      vErrors = [err16];
+                    }
+                    else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                  else {
+                    errors = _errs38;
+                    if(vErrors !== null){
+                      if(_errs38){
+                        vErrors.length = _errs38;
+                      }
+                      else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid9 = _errs37 === errors;
+                  if(!valid9){
+                    break;
+                  }
+                }
+              }
+              else {
+                const err17 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"}};
+                if(vErrors === null){
+                  vErrors = [err17];
+                }
+                else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+            var _valid0 = _errs35 === errors;
+            valid0 = valid0 || _valid0;
+          }
+        }
+      }
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err18];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err18);
     }
     errors++;
-    validate92.errors = vErrors;
+    validate79.errors = vErrors;
     return false;
   }
   else {
@@ -3049,1250 +5534,16 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate92.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCompleteRequest = validate74;
+export const validateJSONRPCNotification = validate86;
 
 // prettier-ignore
-export const validateCompleteResult = validate105;
-
-// prettier-ignore
-const schema46 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
-
-// prettier-ignore
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate105.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.hasMore !== undefined){
-                    const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
-                      validate105.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate105.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate105.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate105.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate105.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate105.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateCreateMessageRequest = validate106;
-
-// prettier-ignore
-const schema47 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema48 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.content !== undefined){
-          let data0 = data.content;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate107.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate31(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate24(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate107.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate107.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate107.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs7 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate107.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema49 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
-
-// prettier-ignore
-const schema50 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
-          validate114.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate113.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate113.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate113.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs5 = errors;
-                if(!(validate114(data1[i0], {instancePath:instancePath+"/hints/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate113.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data3 = data.intelligencePriority;
-            const _errs6 = errors;
-            if(errors === _errs6){
-              if(typeof data3 == "number"){
-                if(data3 > 1 || isNaN(data3)){
-                  validate113.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data3 < 0 || isNaN(data3)){
-                    validate113.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate113.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs6 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.speedPriority !== undefined){
-              let data4 = data.speedPriority;
-              const _errs8 = errors;
-              if(errors === _errs8){
-                if(typeof data4 == "number"){
-                  if(data4 > 1 || isNaN(data4)){
-                    validate113.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data4 < 0 || isNaN(data4)){
-                      validate113.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate113.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate113.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("sampling/createMessage" !== data0){
-            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-                  validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate106.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate106.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema47.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate106.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate107(data4[i0], {instancePath:instancePath+"/params/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-                                vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate106.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate106.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          if(data1.modelPreferences !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate113(data1.modelPreferences, {instancePath:instancePath+"/params/modelPreferences",parentData:data1,parentDataProperty:"modelPreferences",rootData}))){
-                              vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate106.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate106.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              if(data1.systemPrompt !== undefined){
-                                const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
-                                  validate106.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                if(data1.temperature !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
-                                    validate106.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate106.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateCreateMessageResult = validate95;
-
-// prettier-ignore
-export const validateCursor = validate117;
-
-// prettier-ignore
-const schema51 = {"$id":"Cursor","type":"string"};
-
-// prettier-ignore
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Cursor" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate117.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateEmbeddedResource = validate33;
-
-// prettier-ignore
-export const validateEmptyResult = validate118;
-
-// prettier-ignore
-const schema52 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-    errors = vErrors.length;
-  }
-  validate118.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateGetPromptRequest = validate69;
-
-// prettier-ignore
-export const validateGetPromptResult = validate120;
-
-// prettier-ignore
-const schema53 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema54 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.content !== undefined){
-          let data0 = data.content;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate121.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate29(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate31(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate24(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "resource"){
-                    if(!(validate33(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate121.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate121.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate121.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs8 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate121.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.messages === undefined) && (missing0 = "messages")){
-        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate120.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.description !== undefined){
-            const _errs4 = errors;
-            if(typeof data.description !== "string"){
-              validate120.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate121(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate120.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate120.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateImageContent = validate31;
-
-// prettier-ignore
-export const validateImplementation = validate59;
-
-// prettier-ignore
-export const validateInitializeRequest = validate57;
-
-// prettier-ignore
-export const validateInitializeResult = validate128;
-
-// prettier-ignore
-const schema55 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema56 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate129.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-              for(const key0 in data1){
-                let data2 = data1[key0];
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  }
-                  else {
-                    validate129.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs7 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate129.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.logging !== undefined){
-            let data3 = data.logging;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-              }
-              else {
-                validate129.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.prompts !== undefined){
-              let data4 = data.prompts;
-              const _errs13 = errors;
-              if(errors === _errs13){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.listChanged !== undefined){
-                    if(typeof data4.listChanged !== "boolean"){
-                      validate129.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate129.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs13 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.resources !== undefined){
-                let data6 = data.resources;
-                const _errs17 = errors;
-                if(errors === _errs17){
-                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    if(data6.listChanged !== undefined){
-                      const _errs19 = errors;
-                      if(typeof data6.listChanged !== "boolean"){
-                        validate129.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs19 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      if(data6.subscribe !== undefined){
-                        const _errs21 = errors;
-                        if(typeof data6.subscribe !== "boolean"){
-                          validate129.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                        var valid3 = _errs21 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                  else {
-                    validate129.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs17 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.tools !== undefined){
-                  let data9 = data.tools;
-                  const _errs23 = errors;
-                  if(errors === _errs23){
-                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      if(data9.listChanged !== undefined){
-                        if(typeof data9.listChanged !== "boolean"){
-                          validate129.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate129.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs23 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializeResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate128.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.capabilities !== undefined){
-            const _errs4 = errors;
-            if(!(validate129(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-              vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.instructions !== undefined){
-              const _errs5 = errors;
-              if(typeof data.instructions !== "string"){
-                validate128.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.protocolVersion !== undefined){
-                const _errs7 = errors;
-                if(typeof data.protocolVersion !== "string"){
-                  validate128.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.serverInfo !== undefined){
-                  const _errs9 = errors;
-                  if(!(validate59(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
-                    vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateInitializedNotification = validate47;
-
-// prettier-ignore
-export const validateJSONRPCBatchRequest = validate132;
-
-// prettier-ignore
-const schema57 = {"$id":"JSONRPCBatchRequest","items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"};
-
-// prettier-ignore
-const schema58 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate43(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate133.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.method !== undefined){
-              const _errs4 = errors;
-              if(typeof data.method !== "string"){
-                validate133.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
-                const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    if(data3._meta !== undefined){
-                      let data4 = data3._meta;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.progressToken !== undefined){
-                            if(!(validate49(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
-                              vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                              errors = vErrors.length;
-                            }
-                          }
-                        }
-                        else {
-                          validate133.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate133.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema59 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -4300,7 +5551,7 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate137.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -4308,11 +5559,11 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate137.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate137.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4324,7 +5575,7 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.method !== undefined){
             const _errs3 = errors;
             if(typeof data.method !== "string"){
-              validate137.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -4345,14 +5596,14 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                       }
                       else {
-                        validate137.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        validate86.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
                   }
                 }
                 else {
-                  validate137.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -4366,585 +5617,46 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate137.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCBatchRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(Array.isArray(data)){
-      var valid0 = true;
-      const len0 = data.length;
-      for(let i0=0; i0<len0; i0++){
-        let data0 = data[i0];
-        const _errs1 = errors;
-        const _errs2 = errors;
-        let valid1 = false;
-        const _errs3 = errors;
-        if(!(validate133(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-          vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
-        if(!valid1){
-          const _errs4 = errors;
-          if(!(validate137(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-            vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
-        }
-        if(!valid1){
-          const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-          validate132.errors = vErrors;
-          return false;
-        }
-        else {
-          errors = _errs2;
-          if(vErrors !== null){
-            if(_errs2){
-              vErrors.length = _errs2;
-            }
-            else {
-              vErrors = null;
-            }
-          }
-        }
-        var valid0 = _errs1 === errors;
-        if(!valid0){
-          break;
-        }
-      }
-    }
-    else {
-      validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
-      return false;
-    }
-  }
-  validate132.errors = vErrors;
-  return errors === 0;
-}
+export const validateJSONRPCRequest = validate72;
 
 // prettier-ignore
-export const validateJSONRPCBatchResponse = validate139;
+export const validateJSONRPCResponse = validate75;
 
 // prettier-ignore
-const schema60 = {"$id":"JSONRPCBatchResponse","items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"};
+export const validateListPromptsRequest = validate87;
 
 // prettier-ignore
-const schema61 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCResponse" */;
+function validate87(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListPromptsRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.method === undefined) && (missing0 = "method")){
+        validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.id !== undefined){
+        if(data.method !== undefined){
+          let data0 = data.method;
           const _errs1 = errors;
-          if(!(validate43(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-            errors = vErrors.length;
+          if(typeof data0 !== "string"){
+            validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
           }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.result !== undefined){
-              const _errs4 = errors;
-              if(!(validate93(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate140.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema62 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.error !== undefined){
-          let data0 = data.error;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate144.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate144.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  if(data0.message !== undefined){
-                    const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
-                      validate144.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate144.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.id !== undefined){
-            const _errs7 = errors;
-            if(!(validate43(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
-              const _errs8 = errors;
-              if(typeof data4 !== "string"){
-                validate144.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate144.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate144.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCBatchResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(Array.isArray(data)){
-      var valid0 = true;
-      const len0 = data.length;
-      for(let i0=0; i0<len0; i0++){
-        let data0 = data[i0];
-        const _errs1 = errors;
-        const _errs2 = errors;
-        let valid1 = false;
-        const _errs3 = errors;
-        if(!(validate140(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-          vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
-        if(!valid1){
-          const _errs4 = errors;
-          if(!(validate144(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-            vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
-        }
-        if(!valid1){
-          const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-          validate139.errors = vErrors;
-          return false;
-        }
-        else {
-          errors = _errs2;
-          if(vErrors !== null){
-            if(_errs2){
-              vErrors.length = _errs2;
-            }
-            else {
-              vErrors = null;
-            }
-          }
-        }
-        var valid0 = _errs1 === errors;
-        if(!valid0){
-          break;
-        }
-      }
-    }
-    else {
-      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
-      return false;
-    }
-  }
-  validate139.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCError = validate144;
-
-// prettier-ignore
-export const validateJSONRPCMessage = validate147;
-
-// prettier-ignore
-const schema63 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"},{"items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"}]};
-
-// prettier-ignore
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(errors === _errs3){
-        if(Array.isArray(data)){
-          var valid1 = true;
-          const len0 = data.length;
-          for(let i0=0; i0<len0; i0++){
-            let data0 = data[i0];
-            const _errs5 = errors;
-            const _errs6 = errors;
-            let valid2 = false;
-            const _errs7 = errors;
-            if(!(validate133(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-              vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-              errors = vErrors.length;
-            }
-            var _valid1 = _errs7 === errors;
-            valid2 = valid2 || _valid1;
-            if(!valid2){
-              const _errs8 = errors;
-              if(!(validate137(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-                vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-                errors = vErrors.length;
-              }
-              var _valid1 = _errs8 === errors;
-              valid2 = valid2 || _valid1;
-            }
-            if(!valid2){
-              const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/2/items/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err0];
-              }
-              else {
-                vErrors.push(err0);
-              }
-              errors++;
-            }
-            else {
-              errors = _errs6;
-              if(vErrors !== null){
-                if(_errs6){
-                  vErrors.length = _errs6;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid1 = _errs5 === errors;
-            if(!valid1){
-              break;
-            }
-          }
-        }
-        else {
-          const err1 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "array"}};
-          if(vErrors === null){
-            vErrors = [err1];
-          }
-          else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs9 = errors;
-        if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs9 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs10 = errors;
-          if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs10 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs11 = errors;
-            if(errors === _errs11){
-              if(Array.isArray(data)){
-                var valid3 = true;
-                const len1 = data.length;
-                for(let i1=0; i1<len1; i1++){
-                  let data1 = data[i1];
-                  const _errs13 = errors;
-                  const _errs14 = errors;
-                  let valid4 = false;
-                  const _errs15 = errors;
-                  if(!(validate140(data1, {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData}))){
-                    vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
-                    errors = vErrors.length;
-                  }
-                  var _valid2 = _errs15 === errors;
-                  valid4 = valid4 || _valid2;
-                  if(!valid4){
-                    const _errs16 = errors;
-                    if(!(validate144(data1, {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData}))){
-                      vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-                      errors = vErrors.length;
-                    }
-                    var _valid2 = _errs16 === errors;
-                    valid4 = valid4 || _valid2;
-                  }
-                  if(!valid4){
-                    const err2 = {instancePath:instancePath+"/" + i1,schemaPath:"#/anyOf/5/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err2];
-                    }
-                    else {
-                      vErrors.push(err2);
-                    }
-                    errors++;
-                  }
-                  else {
-                    errors = _errs14;
-                    if(vErrors !== null){
-                      if(_errs14){
-                        vErrors.length = _errs14;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid3 = _errs13 === errors;
-                  if(!valid3){
-                    break;
-                  }
-                }
-              }
-              else {
-                const err3 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                if(vErrors === null){
-                  vErrors = [err3];
-                }
-                else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-            }
-            var _valid0 = _errs11 === errors;
-            valid0 = valid0 || _valid0;
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err4];
-    }
-    else {
-      vErrors.push(err4);
-    }
-    errors++;
-    validate147.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate147.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCNotification = validate137;
-
-// prettier-ignore
-export const validateJSONRPCRequest = validate133;
-
-// prettier-ignore
-export const validateJSONRPCResponse = validate140;
-
-// prettier-ignore
-export const validateListPromptsRequest = validate68;
-
-// prettier-ignore
-export const validateListPromptsResult = validate156;
-
-// prettier-ignore
-const schema64 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema65 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema66 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate158.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+          if("prompts/list" !== data0){
+            validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4953,44 +5665,55 @@ function validate158(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          if(data.params !== undefined){
+            let data1 = data.params;
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
-              validate158.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
             var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
           }
-          if(valid0){
-            if(data.required !== undefined){
-              const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
-                validate158.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
         }
       }
     }
     else {
-      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate158.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateListPromptsResult = validate88;
+
+// prettier-ignore
+const schema90 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
+
+// prettier-ignore
+const schema91 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
+
+// prettier-ignore
+const schema92 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
+
+// prettier-ignore
+function validate89(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Prompt" */;
   let vErrors = null;
   let errors = 0;
@@ -4998,7 +5721,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5010,10 +5733,60 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
               var valid1 = true;
               const len0 = data0.length;
               for(let i0=0; i0<len0; i0++){
+                let data1 = data0[i0];
                 const _errs3 = errors;
-                if(!(validate158(data0[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-                  errors = vErrors.length;
+                const _errs4 = errors;
+                if(errors === _errs4){
+                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                    let missing1;
+                    if((data1.name === undefined) && (missing1 = "name")){
+                      validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+                      return false;
+                    }
+                    else {
+                      if(data1.description !== undefined){
+                        const _errs6 = errors;
+                        if(typeof data1.description !== "string"){
+                          validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid3 = _errs6 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                      if(valid3){
+                        if(data1.name !== undefined){
+                          const _errs8 = errors;
+                          if(typeof data1.name !== "string"){
+                            validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs8 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data1.required !== undefined){
+                            const _errs10 = errors;
+                            if(typeof data1.required !== "boolean"){
+                              validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                              return false;
+                            }
+                            var valid3 = _errs10 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
                 }
                 var valid1 = _errs3 === errors;
                 if(!valid1){
@@ -5022,7 +5795,7 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate157.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+              validate89.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
               return false;
             }
           }
@@ -5033,24 +5806,24 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.description !== undefined){
-            const _errs4 = errors;
+            const _errs12 = errors;
             if(typeof data.description !== "string"){
-              validate157.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            var valid0 = _errs4 === errors;
+            var valid0 = _errs12 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.name !== undefined){
-              const _errs6 = errors;
+              const _errs14 = errors;
               if(typeof data.name !== "string"){
-                validate157.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs6 === errors;
+              var valid0 = _errs14 === errors;
             }
             else {
               var valid0 = true;
@@ -5060,16 +5833,17 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate157.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5077,7 +5851,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5088,7 +5862,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate156.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate88.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5101,7 +5875,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate156.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5119,8 +5893,8 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate157(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+                    if(!(validate89(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate89.errors, instancePath+"/prompts/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5130,7 +5904,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate156.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                  validate88.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5144,28 +5918,94 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate156.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate64;
+export const validateListResourceTemplatesRequest = validate91;
 
 // prettier-ignore
-export const validateListResourceTemplatesResult = validate161;
+function validate91(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourceTemplatesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/templates/list" !== data0){
+            validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate91.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate91.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema67 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+export const validateListResourceTemplatesResult = validate92;
 
 // prettier-ignore
-const schema68 = {"$id":"ResourceTemplate","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
+const schema94 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
 
 // prettier-ignore
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema95 = {"$id":"ResourceTemplate","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
+
+// prettier-ignore
+function validate93(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceTemplate" */;
   let vErrors = null;
   let errors = 0;
@@ -5173,14 +6013,14 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate162.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -5192,7 +6032,7 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs2 = errors;
             if(typeof data.description !== "string"){
-              validate162.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -5204,7 +6044,7 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.mimeType !== undefined){
               const _errs4 = errors;
               if(typeof data.mimeType !== "string"){
-                validate162.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -5216,7 +6056,7 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.name !== undefined){
                 const _errs6 = errors;
                 if(typeof data.name !== "string"){
-                  validate162.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -5228,7 +6068,7 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.uriTemplate !== undefined){
                   const _errs8 = errors;
                   if(typeof data.uriTemplate !== "string"){
-                    validate162.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                    validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -5243,16 +6083,17 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate162.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListResourceTemplatesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5260,7 +6101,7 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5271,7 +6112,7 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate161.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate92.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5284,7 +6125,7 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate161.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5302,8 +6143,8 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate162(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+                    if(!(validate93(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate93.errors, instancePath+"/resourceTemplates/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5313,7 +6154,7 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate161.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                  validate92.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5327,28 +6168,94 @@ function validate161(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate161.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourcesRequest = validate63;
+export const validateListResourcesRequest = validate96;
 
 // prettier-ignore
-export const validateListResourcesResult = validate165;
+function validate96(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourcesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/list" !== data0){
+            validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate96.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate96.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema69 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+export const validateListResourcesResult = validate97;
 
 // prettier-ignore
-const schema70 = {"$id":"Resource","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
+const schema97 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
 
 // prettier-ignore
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema98 = {"$id":"Resource","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
+
+// prettier-ignore
+function validate98(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Resource" */;
   let vErrors = null;
   let errors = 0;
@@ -5356,14 +6263,14 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
           const _errs1 = errors;
-          if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          if(!(validate10(data.annotations))){
+            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -5375,7 +6282,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs2 = errors;
             if(typeof data.description !== "string"){
-              validate166.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -5387,7 +6294,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.mimeType !== undefined){
               const _errs4 = errors;
               if(typeof data.mimeType !== "string"){
-                validate166.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -5399,7 +6306,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.name !== undefined){
                 const _errs6 = errors;
                 if(typeof data.name !== "string"){
-                  validate166.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -5412,7 +6319,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
                   let data4 = data.size;
                   const _errs8 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                    validate166.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                    validate98.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -5424,7 +6331,7 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.uri !== undefined){
                     const _errs10 = errors;
                     if(typeof data.uri !== "string"){
-                      validate166.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -5440,16 +6347,17 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate166.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListResourcesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5457,7 +6365,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resources === undefined) && (missing0 = "resources")){
-        validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5468,7 +6376,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate165.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate97.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5481,7 +6389,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate165.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5499,8 +6407,8 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate166(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+                    if(!(validate98(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate98.errors, instancePath+"/resources/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5510,7 +6418,7 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate165.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                  validate97.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5524,22 +6432,23 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate165.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsRequest = validate169;
+export const validateListRootsRequest = validate101;
 
 // prettier-ignore
-const schema71 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListRootsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -5547,7 +6456,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5555,11 +6464,11 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("roots/list" !== data0){
-            validate169.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+            validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5579,21 +6488,22 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate49(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate169.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate101.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate169.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate101.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -5606,114 +6516,100 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate169.errors = vErrors;
+  validate101.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsResult = validate101;
+export const validateListRootsResult = validate47;
 
 // prettier-ignore
-export const validateListToolsRequest = validate70;
+export const validateListToolsRequest = validate102;
 
 // prettier-ignore
-export const validateListToolsResult = validate171;
-
-// prettier-ignore
-const schema72 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
-
-// prettier-ignore
-const schema73 = {"$id":"Tool","properties":{"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
-
-// prettier-ignore
-const schema74 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ToolAnnotations" */;
+function validate102(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListToolsRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
-        const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
-          validate173.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-          return false;
-        }
-        var valid0 = _errs1 === errors;
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.idempotentHint !== undefined){
-          const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
-            validate173.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          var valid0 = _errs3 === errors;
+          if("tools/list" !== data0){
+            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
         }
         else {
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
-            const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
-              validate173.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-              return false;
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
-            var valid0 = _errs5 === errors;
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
-          }
-          if(valid0){
-            if(data.readOnlyHint !== undefined){
-              const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
-                validate173.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.title !== undefined){
-                const _errs9 = errors;
-                if(typeof data.title !== "string"){
-                  validate173.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
           }
         }
       }
     }
     else {
-      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate173.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateListToolsResult = validate103;
+
+// prettier-ignore
+const schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+
+// prettier-ignore
+const schema103 = {"$id":"Tool","properties":{"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+
+// prettier-ignore
+const schema104 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate104(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Tool" */;
   let vErrors = null;
   let errors = 0;
@@ -5721,15 +6617,84 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.annotations !== undefined){
+          let data0 = data.annotations;
           const _errs1 = errors;
-          if(!(validate173(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-            vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
-            errors = vErrors.length;
+          const _errs2 = errors;
+          if(errors === _errs2){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              if(data0.destructiveHint !== undefined){
+                const _errs4 = errors;
+                if(typeof data0.destructiveHint !== "boolean"){
+                  validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+                  return false;
+                }
+                var valid2 = _errs4 === errors;
+              }
+              else {
+                var valid2 = true;
+              }
+              if(valid2){
+                if(data0.idempotentHint !== undefined){
+                  const _errs6 = errors;
+                  if(typeof data0.idempotentHint !== "boolean"){
+                    validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+                    return false;
+                  }
+                  var valid2 = _errs6 === errors;
+                }
+                else {
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data0.openWorldHint !== undefined){
+                    const _errs8 = errors;
+                    if(typeof data0.openWorldHint !== "boolean"){
+                      validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid2 = _errs8 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                  if(valid2){
+                    if(data0.readOnlyHint !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data0.readOnlyHint !== "boolean"){
+                        validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                      var valid2 = _errs10 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data0.title !== undefined){
+                        const _errs12 = errors;
+                        if(typeof data0.title !== "string"){
+                          validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
+                          return false;
+                        }
+                        var valid2 = _errs12 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                    }
+                  }
+                }
+              }
+            }
+            else {
+              validate104.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -5738,129 +6703,129 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.description !== undefined){
-            const _errs2 = errors;
+            const _errs14 = errors;
             if(typeof data.description !== "string"){
-              validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs14 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.inputSchema !== undefined){
-              let data2 = data.inputSchema;
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+              let data7 = data.inputSchema;
+              const _errs16 = errors;
+              if(errors === _errs16){
+                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
                   let missing1;
-                  if((data2.type === undefined) && (missing1 = "type")){
-                    validate172.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+                  if((data7.type === undefined) && (missing1 = "type")){
+                    validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
                     return false;
                   }
                   else {
-                    if(data2.properties !== undefined){
-                      let data3 = data2.properties;
-                      const _errs6 = errors;
-                      if(errors === _errs6){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          for(const key0 in data3){
-                            let data4 = data3[key0];
-                            const _errs9 = errors;
-                            if(errors === _errs9){
-                              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                    if(data7.properties !== undefined){
+                      let data8 = data7.properties;
+                      const _errs18 = errors;
+                      if(errors === _errs18){
+                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                          for(const key0 in data8){
+                            let data9 = data8[key0];
+                            const _errs21 = errors;
+                            if(errors === _errs21){
+                              if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
                               }
                               else {
-                                validate172.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                validate104.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
-                            var valid2 = _errs9 === errors;
-                            if(!valid2){
+                            var valid4 = _errs21 === errors;
+                            if(!valid4){
                               break;
                             }
                           }
                         }
                         else {
-                          validate172.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                          validate104.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid3 = _errs18 === errors;
                     }
                     else {
-                      var valid1 = true;
+                      var valid3 = true;
                     }
-                    if(valid1){
-                      if(data2.required !== undefined){
-                        let data5 = data2.required;
-                        const _errs12 = errors;
-                        if(errors === _errs12){
-                          if(Array.isArray(data5)){
-                            var valid3 = true;
-                            const len0 = data5.length;
+                    if(valid3){
+                      if(data7.required !== undefined){
+                        let data10 = data7.required;
+                        const _errs24 = errors;
+                        if(errors === _errs24){
+                          if(Array.isArray(data10)){
+                            var valid5 = true;
+                            const len0 = data10.length;
                             for(let i0=0; i0<len0; i0++){
-                              const _errs14 = errors;
-                              if(typeof data5[i0] !== "string"){
-                                validate172.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                              const _errs26 = errors;
+                              if(typeof data10[i0] !== "string"){
+                                validate104.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
-                              var valid3 = _errs14 === errors;
-                              if(!valid3){
+                              var valid5 = _errs26 === errors;
+                              if(!valid5){
                                 break;
                               }
                             }
                           }
                           else {
-                            validate172.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                            validate104.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
                             return false;
                           }
                         }
-                        var valid1 = _errs12 === errors;
+                        var valid3 = _errs24 === errors;
                       }
                       else {
-                        var valid1 = true;
+                        var valid3 = true;
                       }
-                      if(valid1){
-                        if(data2.type !== undefined){
-                          let data7 = data2.type;
-                          const _errs16 = errors;
-                          if(typeof data7 !== "string"){
-                            validate172.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      if(valid3){
+                        if(data7.type !== undefined){
+                          let data12 = data7.type;
+                          const _errs28 = errors;
+                          if(typeof data12 !== "string"){
+                            validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
-                          if("object" !== data7){
-                            validate172.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                          if("object" !== data12){
+                            validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
                             return false;
                           }
-                          var valid1 = _errs16 === errors;
+                          var valid3 = _errs28 === errors;
                         }
                         else {
-                          var valid1 = true;
+                          var valid3 = true;
                         }
                       }
                     }
                   }
                 }
                 else {
-                  validate172.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+                  validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs16 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.name !== undefined){
-                const _errs18 = errors;
+                const _errs30 = errors;
                 if(typeof data.name !== "string"){
-                  validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
-                var valid0 = _errs18 === errors;
+                var valid0 = _errs30 === errors;
               }
               else {
                 var valid0 = true;
@@ -5871,16 +6836,17 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate172.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListToolsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5888,7 +6854,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.tools === undefined) && (missing0 = "tools")){
-        validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5899,7 +6865,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate171.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5912,7 +6878,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate171.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5930,8 +6896,8 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate172(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+                    if(!(validate104(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(rebaseErrors(validate104.errors, instancePath+"/tools/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5941,7 +6907,7 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate171.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                  validate103.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5955,25 +6921,44 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate171.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate72;
+export const validateLoggingLevel = validate106;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate176;
+function validate106(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate106.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+    return false;
+  }
+  validate106.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema75 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateLoggingMessageNotification = validate107;
 
 // prettier-ignore
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema106 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate107(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="LoggingMessageNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -5981,7 +6966,7 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5989,11 +6974,11 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/message" !== data0){
-            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+            validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6009,15 +6994,20 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.level !== undefined){
+                    let data2 = data1.level;
                     const _errs5 = errors;
-                    if(!(validate72(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-                      errors = vErrors.length;
+                    if(typeof data2 !== "string"){
+                      validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+                      return false;
                     }
                     var valid1 = _errs5 === errors;
                   }
@@ -6026,12 +7016,12 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                   if(valid1){
                     if(data1.logger !== undefined){
-                      const _errs6 = errors;
+                      const _errs8 = errors;
                       if(typeof data1.logger !== "string"){
-                        validate176.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                        validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid1 = _errs8 === errors;
                     }
                     else {
                       var valid1 = true;
@@ -6040,7 +7030,7 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6053,28 +7043,53 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate176.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateModelHint = validate114;
+export const validateModelHint = validate108;
 
 // prettier-ignore
-export const validateModelPreferences = validate113;
+function validate108(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelHint" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.name !== undefined){
+        if(typeof data.name !== "string"){
+          validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate108.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateNotification = validate178;
+export const validateModelPreferences = validate56;
 
 // prettier-ignore
-const schema76 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateNotification = validate109;
 
 // prettier-ignore
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema109 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate109(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Notification" */;
   let vErrors = null;
   let errors = 0;
@@ -6082,14 +7097,14 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate178.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6110,14 +7125,14 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate178.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate109.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate178.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate109.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6130,22 +7145,23 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate178.errors = vErrors;
+  validate109.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePaginatedRequest = validate179;
+export const validatePaginatedRequest = validate110;
 
 // prettier-ignore
-const schema77 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema110 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PaginatedRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6153,14 +7169,14 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate179.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6176,13 +7192,13 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.cursor !== undefined){
                   if(typeof data1.cursor !== "string"){
-                    validate179.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                 }
               }
               else {
-                validate179.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6195,22 +7211,23 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate179.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePaginatedResult = validate180;
+export const validatePaginatedResult = validate111;
 
 // prettier-ignore
-const schema78 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
+const schema111 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
 // prettier-ignore
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PaginatedResult" */;
   let vErrors = null;
   let errors = 0;
@@ -6223,7 +7240,7 @@ function validate180(data, {instancePath="", parentData, parentDataProperty, roo
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate180.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate111.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -6236,7 +7253,7 @@ function validate180(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.nextCursor !== undefined){
           const _errs4 = errors;
           if(typeof data.nextCursor !== "string"){
-            validate180.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+            validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs4 === errors;
@@ -6247,37 +7264,114 @@ function validate180(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate180.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePingRequest = validate61;
+export const validatePingRequest = validate34;
 
 // prettier-ignore
-export const validateProgressNotification = validate48;
+export const validateProgressNotification = validate29;
 
 // prettier-ignore
-export const validateProgressToken = validate49;
+export const validateProgressToken = validate112;
 
 // prettier-ignore
-export const validatePrompt = validate157;
+function validate112(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ProgressToken" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
+    return false;
+  }
+  validate112.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validatePromptArgument = validate158;
+export const validatePrompt = validate89;
 
 // prettier-ignore
-export const validatePromptListChangedNotification = validate181;
+export const validatePromptArgument = validate113;
 
 // prettier-ignore
-const schema79 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+function validate113(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptArgument" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.name === undefined) && (missing0 = "name")){
+        validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.description !== undefined){
+          const _errs1 = errors;
+          if(typeof data.description !== "string"){
+            validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.name !== undefined){
+            const _errs3 = errors;
+            if(typeof data.name !== "string"){
+              validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.required !== undefined){
+              const _errs5 = errors;
+              if(typeof data.required !== "boolean"){
+                validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate113.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validatePromptListChangedNotification = validate114;
+
+// prettier-ignore
+const schema114 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate114(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PromptListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6285,7 +7379,7 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6293,11 +7387,11 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate181.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/prompts/list_changed" !== data0){
-            validate181.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+            validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6318,14 +7412,14 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate181.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate114.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate181.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate114.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6338,31 +7432,158 @@ function validate181(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate181.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePromptMessage = validate121;
+export const validatePromptMessage = validate62;
 
 // prettier-ignore
-export const validatePromptReference = validate75;
+export const validatePromptReference = validate115;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate65;
+function validate115(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.type !== undefined){
+            let data1 = data.type;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("ref/prompt" !== data1){
+              validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate115.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateReadResourceResult = validate182;
+export const validateReadResourceRequest = validate116;
 
 // prettier-ignore
-const schema80 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
+function validate116(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/read" !== data0){
+            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate116.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateReadResourceResult = validate117;
+
+// prettier-ignore
+const schema117 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
+
+// prettier-ignore
+function validate117(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ReadResourceResult" */;
   let vErrors = null;
   let errors = 0;
@@ -6370,7 +7591,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.contents === undefined) && (missing0 = "contents")){
-        validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6381,7 +7602,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate182.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate117.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6404,31 +7625,189 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if(!(validate35(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-                    errors = vErrors.length;
+                  const _errs9 = errors;
+                  if(errors === _errs9){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                        if(vErrors === null){
+                          vErrors = [err0];
+                        }
+                        else {
+                          vErrors.push(err0);
+                        }
+                        errors++;
+                      }
+                      else {
+                        if(data2.mimeType !== undefined){
+                          const _errs11 = errors;
+                          if(typeof data2.mimeType !== "string"){
+                            const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err1];
+                            }
+                            else {
+                              vErrors.push(err1);
+                            }
+                            errors++;
+                          }
+                          var valid4 = _errs11 === errors;
+                        }
+                        else {
+                          var valid4 = true;
+                        }
+                        if(valid4){
+                          if(data2.text !== undefined){
+                            const _errs13 = errors;
+                            if(typeof data2.text !== "string"){
+                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err2];
+                              }
+                              else {
+                                vErrors.push(err2);
+                              }
+                              errors++;
+                            }
+                            var valid4 = _errs13 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data2.uri !== undefined){
+                              const _errs15 = errors;
+                              if(typeof data2.uri !== "string"){
+                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                              var valid4 = _errs15 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      const err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                      if(vErrors === null){
+                        vErrors = [err4];
+                      }
+                      else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
+                    }
                   }
                   var _valid0 = _errs8 === errors;
                   valid2 = valid2 || _valid0;
                   if(!valid2){
-                    const _errs9 = errors;
-                    if(!(validate26(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                      errors = vErrors.length;
+                    const _errs17 = errors;
+                    const _errs18 = errors;
+                    if(errors === _errs18){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+                          const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                          if(vErrors === null){
+                            vErrors = [err5];
+                          }
+                          else {
+                            vErrors.push(err5);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data2.blob !== undefined){
+                            const _errs20 = errors;
+                            if(typeof data2.blob !== "string"){
+                              const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err6];
+                              }
+                              else {
+                                vErrors.push(err6);
+                              }
+                              errors++;
+                            }
+                            var valid6 = _errs20 === errors;
+                          }
+                          else {
+                            var valid6 = true;
+                          }
+                          if(valid6){
+                            if(data2.mimeType !== undefined){
+                              const _errs22 = errors;
+                              if(typeof data2.mimeType !== "string"){
+                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err7];
+                                }
+                                else {
+                                  vErrors.push(err7);
+                                }
+                                errors++;
+                              }
+                              var valid6 = _errs22 === errors;
+                            }
+                            else {
+                              var valid6 = true;
+                            }
+                            if(valid6){
+                              if(data2.uri !== undefined){
+                                const _errs24 = errors;
+                                if(typeof data2.uri !== "string"){
+                                  const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                  if(vErrors === null){
+                                    vErrors = [err8];
+                                  }
+                                  else {
+                                    vErrors.push(err8);
+                                  }
+                                  errors++;
+                                }
+                                var valid6 = _errs24 === errors;
+                              }
+                              else {
+                                var valid6 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err9];
+                        }
+                        else {
+                          vErrors.push(err9);
+                        }
+                        errors++;
+                      }
                     }
-                    var _valid0 = _errs9 === errors;
+                    var _valid0 = _errs17 === errors;
                     valid2 = valid2 || _valid0;
                   }
                   if(!valid2){
-                    const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+                    const err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
                     if(vErrors === null){
-                      vErrors = [err0];
+                      vErrors = [err10];
                     }
                     else {
-                      vErrors.push(err0);
+                      vErrors.push(err10);
                     }
                     errors++;
-                    validate182.errors = vErrors;
+                    validate117.errors = vErrors;
                     return false;
                   }
                   else {
@@ -6449,7 +7828,7 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate182.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+                validate117.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -6462,22 +7841,23 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate182.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequest = validate185;
+export const validateRequest = validate118;
 
 // prettier-ignore
-const schema81 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema120 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Request" */;
   let vErrors = null;
   let errors = 0;
@@ -6485,14 +7865,14 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6512,21 +7892,22 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate49(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate185.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate118.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate185.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6539,28 +7920,43 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate185.errors = vErrors;
+  validate118.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequestId = validate43;
+export const validateRequestId = validate119;
 
 // prettier-ignore
-export const validateResource = validate166;
+function validate119(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RequestId" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema23.type}}];
+    return false;
+  }
+  validate119.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateResourceContents = validate187;
+export const validateResource = validate98;
 
 // prettier-ignore
-const schema82 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+export const validateResourceContents = validate120;
 
 // prettier-ignore
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema123 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate120(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -6568,14 +7964,14 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.mimeType !== undefined){
           const _errs1 = errors;
           if(typeof data.mimeType !== "string"){
-            validate187.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6587,7 +7983,7 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.uri !== undefined){
             const _errs3 = errors;
             if(typeof data.uri !== "string"){
-              validate187.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -6599,22 +7995,23 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate187.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceListChangedNotification = validate188;
+export const validateResourceListChangedNotification = validate121;
 
 // prettier-ignore
-const schema83 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema124 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6622,7 +8019,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6630,11 +8027,11 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/resources/list_changed" !== data0){
-            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+            validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6655,14 +8052,14 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate188.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate121.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate188.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate121.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6675,28 +8072,83 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate188.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceReference = validate76;
+export const validateResourceReference = validate122;
 
 // prettier-ignore
-export const validateResourceTemplate = validate162;
+function validate122(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.type !== undefined){
+          let data0 = data.type;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("ref/resource" !== data0){
+            validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate122.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateResourceUpdatedNotification = validate189;
+export const validateResourceTemplate = validate93;
 
 // prettier-ignore
-const schema84 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateResourceUpdatedNotification = validate123;
 
 // prettier-ignore
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema126 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate123(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceUpdatedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6704,7 +8156,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6712,11 +8164,11 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/resources/updated" !== data0){
-            validate189.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6732,20 +8184,20 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate189.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.uri !== undefined){
                     if(typeof data1.uri !== "string"){
-                      validate189.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate189.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6758,51 +8210,134 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate189.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResult = validate93;
+export const validateResult = validate124;
 
 // prettier-ignore
-export const validateRole = validate22;
+function validate124(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Result" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs2 = errors;
+        if(errors === _errs2){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate124.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate124.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateRoot = validate102;
+export const validateRole = validate125;
 
 // prettier-ignore
-export const validateRootsListChangedNotification = validate51;
+function validate125(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Role" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((data === "assistant") || (data === "user"))){
+    validate125.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+    return false;
+  }
+  validate125.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateSamplingMessage = validate107;
+export const validateRoot = validate126;
 
 // prettier-ignore
-export const validateServerCapabilities = validate129;
+function validate126(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Root" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.uri === undefined) && (missing0 = "uri")){
+        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate126.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateServerNotification = validate190;
+export const validateRootsListChangedNotification = validate127;
 
 // prettier-ignore
-const schema85 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema86 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ToolListChangedNotification" */;
+function validate127(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6810,11 +8345,11 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("notifications/tools/list_changed" !== data0){
-            validate191.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+          if("notifications/roots/list_changed" !== data0){
+            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6835,14 +8370,14 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate191.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate127.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate191.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6855,16 +8390,208 @@ function validate191(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate191.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateSamplingMessage = validate51;
+
+// prettier-ignore
+export const validateServerCapabilities = validate128;
+
+// prettier-ignore
+function validate128(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerCapabilities" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.completions !== undefined){
+        let data0 = data.completions;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate128.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.experimental !== undefined){
+          let data1 = data.experimental;
+          const _errs4 = errors;
+          if(errors === _errs4){
+            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+              for(const key0 in data1){
+                let data2 = data1[key0];
+                const _errs7 = errors;
+                if(errors === _errs7){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  }
+                  else {
+                    validate128.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs7 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate128.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs4 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.logging !== undefined){
+            let data3 = data.logging;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+              }
+              else {
+                validate128.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.prompts !== undefined){
+              let data4 = data.prompts;
+              const _errs13 = errors;
+              if(errors === _errs13){
+                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                  if(data4.listChanged !== undefined){
+                    if(typeof data4.listChanged !== "boolean"){
+                      validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate128.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs13 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.resources !== undefined){
+                let data6 = data.resources;
+                const _errs17 = errors;
+                if(errors === _errs17){
+                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                    if(data6.listChanged !== undefined){
+                      const _errs19 = errors;
+                      if(typeof data6.listChanged !== "boolean"){
+                        validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                      var valid3 = _errs19 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                    if(valid3){
+                      if(data6.subscribe !== undefined){
+                        const _errs21 = errors;
+                        if(typeof data6.subscribe !== "boolean"){
+                          validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                          return false;
+                        }
+                        var valid3 = _errs21 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                    }
+                  }
+                  else {
+                    validate128.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs17 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.tools !== undefined){
+                  let data9 = data.tools;
+                  const _errs23 = errors;
+                  if(errors === _errs23){
+                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                      if(data9.listChanged !== undefined){
+                        if(typeof data9.listChanged !== "boolean"){
+                          validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate128.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid0 = _errs23 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate128.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateServerNotification = validate129;
+
+// prettier-ignore
+const schema132 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+
+// prettier-ignore
+const schema136 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate129(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -6872,82 +8599,316 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "notifications/cancelled"){
-            if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+            if(!(validate26(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate26.errors, instancePath) : vErrors.concat(rebaseErrors(validate26.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/progress"){
-            if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            if(!(validate29(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/resources/list_changed"){
-            if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
-              errors = vErrors.length;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate129.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/list_changed" !== data0){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs12 = errors;
+                            if(errors === _errs12){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate129.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/resources/updated"){
-            if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
-              errors = vErrors.length;
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+                  validate129.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/updated" !== data3){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          let missing3;
+                          if((data4.uri === undefined) && (missing3 = "uri")){
+                            validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
+                          }
+                          else {
+                            if(data4.uri !== undefined){
+                              if(typeof data4.uri !== "string"){
+                                validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate129.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/prompts/list_changed"){
-            if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
-              errors = vErrors.length;
+            const _errs25 = errors;
+            if(errors === _errs25){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing4;
+                if((data.method === undefined) && (missing4 = "method")){
+                  validate129.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs27 = errors;
+                    if(typeof data6 !== "string"){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/prompts/list_changed" !== data6){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+                      return false;
+                    }
+                    var valid13 = _errs27 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs29 = errors;
+                      if(errors === _errs29){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          if(data7._meta !== undefined){
+                            let data8 = data7._meta;
+                            const _errs32 = errors;
+                            if(errors === _errs32){
+                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                              }
+                              else {
+                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs29 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate129.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/tools/list_changed"){
-            if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
-              errors = vErrors.length;
+            const _errs36 = errors;
+            if(errors === _errs36){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if((data.method === undefined) && (missing5 = "method")){
+                  validate129.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs38 = errors;
+                    if(typeof data9 !== "string"){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/tools/list_changed" !== data9){
+                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+                      return false;
+                    }
+                    var valid17 = _errs38 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs40 = errors;
+                      if(errors === _errs40){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          if(data10._meta !== undefined){
+                            let data11 = data10._meta;
+                            const _errs43 = errors;
+                            if(errors === _errs43){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                              }
+                              else {
+                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs40 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate129.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/message"){
-            if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+            if(!(validate107(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate107.errors, instancePath) : vErrors.concat(rebaseErrors(validate107.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate190.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate129.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate190.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate129.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate190.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerRequest = validate199;
+export const validateServerRequest = validate133;
 
 // prettier-ignore
-const schema87 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
+const schema137 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
 
 // prettier-ignore
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6955,141 +8916,334 @@ function validate199(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate199.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "ping"){
-            if(!(validate61(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+            if(!(validate34(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate34.errors, instancePath) : vErrors.concat(rebaseErrors(validate34.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "sampling/createMessage"){
-            if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+            if(!(validate50(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate50.errors, instancePath) : vErrors.concat(rebaseErrors(validate50.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "roots/list"){
-            if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+            if(!(validate101(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate101.errors, instancePath) : vErrors.concat(rebaseErrors(validate101.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate199.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate133.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate199.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate133.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate199.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate199.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerResult = validate203;
+export const validateServerResult = validate137;
 
 // prettier-ignore
-const schema88 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
+const schema138 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
 // prettier-ignore
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate137(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerResult" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-    errors = vErrors.length;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+    const _errs8 = errors;
+    if(!(validate69(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate69.errors, instancePath) : vErrors.concat(rebaseErrors(validate69.errors, instancePath));
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs8 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+      const _errs9 = errors;
+      if(!(validate97(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate97.errors, instancePath) : vErrors.concat(rebaseErrors(validate97.errors, instancePath));
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs9 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+        const _errs10 = errors;
+        if(!(validate92(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate92.errors, instancePath) : vErrors.concat(rebaseErrors(validate92.errors, instancePath));
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs10 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
-          const _errs5 = errors;
-          if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+          const _errs11 = errors;
+          if(!(validate117(data))){
+            vErrors = vErrors === null ? rebaseErrors(validate117.errors, instancePath) : vErrors.concat(rebaseErrors(validate117.errors, instancePath));
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
+          var _valid0 = _errs11 === errors;
           valid0 = valid0 || _valid0;
           if(!valid0){
-            const _errs6 = errors;
-            if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+            const _errs12 = errors;
+            if(!(validate88(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate88.errors, instancePath) : vErrors.concat(rebaseErrors(validate88.errors, instancePath));
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
+            var _valid0 = _errs12 === errors;
             valid0 = valid0 || _valid0;
             if(!valid0){
-              const _errs7 = errors;
-              if(!(validate120(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+              const _errs13 = errors;
+              if(!(validate61(data))){
+                vErrors = vErrors === null ? rebaseErrors(validate61.errors, instancePath) : vErrors.concat(rebaseErrors(validate61.errors, instancePath));
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
+              var _valid0 = _errs13 === errors;
               valid0 = valid0 || _valid0;
               if(!valid0){
-                const _errs8 = errors;
-                if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+                const _errs14 = errors;
+                if(!(validate103(data))){
+                  vErrors = vErrors === null ? rebaseErrors(validate103.errors, instancePath) : vErrors.concat(rebaseErrors(validate103.errors, instancePath));
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
+                var _valid0 = _errs14 === errors;
                 valid0 = valid0 || _valid0;
                 if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+                  const _errs15 = errors;
+                  if(!(validate15(data))){
+                    vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath) : vErrors.concat(rebaseErrors(validate15.errors, instancePath));
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
+                  var _valid0 = _errs15 === errors;
                   valid0 = valid0 || _valid0;
                   if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-                      errors = vErrors.length;
+                    const _errs16 = errors;
+                    const _errs17 = errors;
+                    if(errors === _errs17){
+                      if(data && typeof data == "object" && !Array.isArray(data)){
+                        let missing0;
+                        if((data.completion === undefined) && (missing0 = "completion")){
+                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+                          if(vErrors === null){
+                            vErrors = [err2];
+                          }
+                          else {
+                            vErrors.push(err2);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data._meta !== undefined){
+                            let data1 = data._meta;
+                            const _errs19 = errors;
+                            if(errors === _errs19){
+                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                              }
+                              else {
+                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                            }
+                            var valid4 = _errs19 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data.completion !== undefined){
+                              let data2 = data.completion;
+                              const _errs22 = errors;
+                              if(errors === _errs22){
+                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                                  let missing1;
+                                  if((data2.values === undefined) && (missing1 = "values")){
+                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+                                    if(vErrors === null){
+                                      vErrors = [err4];
+                                    }
+                                    else {
+                                      vErrors.push(err4);
+                                    }
+                                    errors++;
+                                  }
+                                  else {
+                                    if(data2.hasMore !== undefined){
+                                      const _errs24 = errors;
+                                      if(typeof data2.hasMore !== "boolean"){
+                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+                                        if(vErrors === null){
+                                          vErrors = [err5];
+                                        }
+                                        else {
+                                          vErrors.push(err5);
+                                        }
+                                        errors++;
+                                      }
+                                      var valid5 = _errs24 === errors;
+                                    }
+                                    else {
+                                      var valid5 = true;
+                                    }
+                                    if(valid5){
+                                      if(data2.total !== undefined){
+                                        let data4 = data2.total;
+                                        const _errs26 = errors;
+                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+                                          if(vErrors === null){
+                                            vErrors = [err6];
+                                          }
+                                          else {
+                                            vErrors.push(err6);
+                                          }
+                                          errors++;
+                                        }
+                                        var valid5 = _errs26 === errors;
+                                      }
+                                      else {
+                                        var valid5 = true;
+                                      }
+                                      if(valid5){
+                                        if(data2.values !== undefined){
+                                          let data5 = data2.values;
+                                          const _errs28 = errors;
+                                          if(errors === _errs28){
+                                            if(Array.isArray(data5)){
+                                              var valid6 = true;
+                                              const len0 = data5.length;
+                                              for(let i0=0; i0<len0; i0++){
+                                                const _errs30 = errors;
+                                                if(typeof data5[i0] !== "string"){
+                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+                                                  if(vErrors === null){
+                                                    vErrors = [err7];
+                                                  }
+                                                  else {
+                                                    vErrors.push(err7);
+                                                  }
+                                                  errors++;
+                                                }
+                                                var valid6 = _errs30 === errors;
+                                                if(!valid6){
+                                                  break;
+                                                }
+                                              }
+                                            }
+                                            else {
+                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+                                              if(vErrors === null){
+                                                vErrors = [err8];
+                                              }
+                                              else {
+                                                vErrors.push(err8);
+                                              }
+                                              errors++;
+                                            }
+                                          }
+                                          var valid5 = _errs28 === errors;
+                                        }
+                                        else {
+                                          var valid5 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                                else {
+                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+                                  if(vErrors === null){
+                                    vErrors = [err9];
+                                  }
+                                  else {
+                                    vErrors.push(err9);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              var valid4 = _errs22 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err10];
+                        }
+                        else {
+                          vErrors.push(err10);
+                        }
+                        errors++;
+                      }
                     }
-                    var _valid0 = _errs10 === errors;
+                    var _valid0 = _errs16 === errors;
                     valid0 = valid0 || _valid0;
                   }
                 }
@@ -7101,15 +9255,15 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err11];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err11);
     }
     errors++;
-    validate203.errors = vErrors;
+    validate137.errors = vErrors;
     return false;
   }
   else {
@@ -7123,30 +9277,388 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate203.errors = vErrors;
+  validate137.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateSetLevelRequest = validate71;
+export const validateSetLevelRequest = validate35;
 
 // prettier-ignore
-export const validateSubscribeRequest = validate66;
+export const validateSubscribeRequest = validate146;
 
 // prettier-ignore
-export const validateTextContent = validate29;
+function validate146(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/subscribe" !== data0){
+            validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate146.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateTextResourceContents = validate35;
+export const validateTextContent = validate16;
 
 // prettier-ignore
-export const validateTool = validate172;
+export const validateTextResourceContents = validate147;
 
 // prettier-ignore
-export const validateToolAnnotations = validate173;
+function validate147(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="TextResourceContents" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.mimeType !== undefined){
+          const _errs1 = errors;
+          if(typeof data.mimeType !== "string"){
+            validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.text !== undefined){
+            const _errs3 = errors;
+            if(typeof data.text !== "string"){
+              validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.uri !== undefined){
+              const _errs5 = errors;
+              if(typeof data.uri !== "string"){
+                validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate147.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate191;
+export const validateTool = validate104;
 
 // prettier-ignore
-export const validateUnsubscribeRequest = validate67;
+export const validateToolAnnotations = validate148;
+
+// prettier-ignore
+function validate148(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ToolAnnotations" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.destructiveHint !== undefined){
+        const _errs1 = errors;
+        if(typeof data.destructiveHint !== "boolean"){
+          validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+          return false;
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.idempotentHint !== undefined){
+          const _errs3 = errors;
+          if(typeof data.idempotentHint !== "boolean"){
+            validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+            return false;
+          }
+          var valid0 = _errs3 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.openWorldHint !== undefined){
+            const _errs5 = errors;
+            if(typeof data.openWorldHint !== "boolean"){
+              validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.readOnlyHint !== undefined){
+              const _errs7 = errors;
+              if(typeof data.readOnlyHint !== "boolean"){
+                validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.title !== undefined){
+                const _errs9 = errors;
+                if(typeof data.title !== "string"){
+                  validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs9 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate148.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateToolListChangedNotification = validate149;
+
+// prettier-ignore
+function validate149(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ToolListChangedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/tools/list_changed" !== data0){
+            validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate149.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate149.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate149.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateUnsubscribeRequest = validate150;
+
+// prettier-ignore
+function validate150(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="UnsubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/unsubscribe" !== data0){
+            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate150.errors = vErrors;
+  return errors === 0;
+}

@@ -10,34 +10,20 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-// prettier-ignore
-export const validateAnnotations = validate21;
+import { rebaseErrors } from "./support.gen.js";
 
 // prettier-ignore
-const schema6 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+export const validateAnnotations = validate10;
 
 // prettier-ignore
-const schema7 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+const schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 
 // prettier-ignore
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate22.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema7.enum}}];
-    return false;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
+const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
 // prettier-ignore
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Annotations" */;
   let vErrors = null;
   let errors = 0;
@@ -51,10 +37,15 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             var valid1 = true;
             const len0 = data0.length;
             for(let i0=0; i0<len0; i0++){
+              let data1 = data0[i0];
               const _errs3 = errors;
-              if(!(validate22(data0[i0], {instancePath:instancePath+"/audience/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                errors = vErrors.length;
+              if(typeof data1 !== "string"){
+                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if(!((data1 === "assistant") || (data1 === "user"))){
+                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                return false;
               }
               var valid1 = _errs3 === errors;
               if(!valid1){
@@ -63,7 +54,7 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            validate21.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
+            validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
             return false;
           }
         }
@@ -74,12 +65,12 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       }
       if(valid0){
         if(data.lastModified !== undefined){
-          const _errs4 = errors;
+          const _errs6 = errors;
           if(typeof data.lastModified !== "string"){
-            validate21.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
+            validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          var valid0 = _errs4 === errors;
+          var valid0 = _errs6 === errors;
         }
         else {
           var valid0 = true;
@@ -87,26 +78,26 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.priority !== undefined){
             let data3 = data.priority;
-            const _errs6 = errors;
-            if(errors === _errs6){
+            const _errs8 = errors;
+            if(errors === _errs8){
               if(typeof data3 == "number"){
                 if(data3 > 1 || isNaN(data3)){
-                  validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                  validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
                   return false;
                 }
                 else {
                   if(data3 < 0 || isNaN(data3)){
-                    validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                    validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
                     return false;
                   }
                 }
               }
               else {
-                validate21.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
+                validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
             }
-            var valid0 = _errs6 === errors;
+            var valid0 = _errs8 === errors;
           }
           else {
             var valid0 = true;
@@ -115,22 +106,23 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate21.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateAudioContent = validate24;
+export const validateAudioContent = validate11;
 
 // prettier-ignore
-const schema8 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+const schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="AudioContent" */;
   let vErrors = null;
   let errors = 0;
@@ -138,7 +130,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -149,7 +141,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate24.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate11.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -161,8 +153,8 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -174,7 +166,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
             if(data.data !== undefined){
               const _errs5 = errors;
               if(typeof data.data !== "string"){
-                validate24.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+                validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -186,7 +178,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate24.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -199,11 +191,11 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("audio" !== data4){
-                    validate24.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
+                    validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -218,22 +210,23 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate24.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateBaseMetadata = validate26;
+export const validateBaseMetadata = validate13;
 
 // prettier-ignore
-const schema9 = {"$id":"BaseMetadata","properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
+const schema14 = {"$id":"BaseMetadata","properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate13(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="BaseMetadata" */;
   let vErrors = null;
   let errors = 0;
@@ -241,14 +234,14 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.name !== undefined){
           const _errs1 = errors;
           if(typeof data.name !== "string"){
-            validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -260,7 +253,7 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
           if(data.title !== undefined){
             const _errs3 = errors;
             if(typeof data.title !== "string"){
-              validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -272,22 +265,23 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate26.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateBlobResourceContents = validate27;
+export const validateBlobResourceContents = validate14;
 
 // prettier-ignore
-const schema10 = {"$id":"BlobResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
+const schema15 = {"$id":"BlobResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
 // prettier-ignore
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate14(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="BlobResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -295,7 +289,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -306,7 +300,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate27.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate14.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -319,7 +313,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
           if(data.blob !== undefined){
             const _errs4 = errors;
             if(typeof data.blob !== "string"){
-              validate27.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+              validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -331,7 +325,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
             if(data.mimeType !== undefined){
               const _errs6 = errors;
               if(typeof data.mimeType !== "string"){
-                validate27.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -343,7 +337,7 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
               if(data.uri !== undefined){
                 const _errs8 = errors;
                 if(typeof data.uri !== "string"){
-                  validate27.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -357,22 +351,23 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate27.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateBooleanSchema = validate28;
+export const validateBooleanSchema = validate15;
 
 // prettier-ignore
-const schema11 = {"$id":"BooleanSchema","properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object"};
+const schema16 = {"$id":"BooleanSchema","properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object"};
 
 // prettier-ignore
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate15(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="BooleanSchema" */;
   let vErrors = null;
   let errors = 0;
@@ -380,14 +375,14 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.type === undefined) && (missing0 = "type")){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.default !== undefined){
           const _errs1 = errors;
           if(typeof data.default !== "boolean"){
-            validate28.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
+            validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -399,7 +394,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
           if(data.description !== undefined){
             const _errs3 = errors;
             if(typeof data.description !== "string"){
-              validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -411,7 +406,7 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
             if(data.title !== undefined){
               const _errs5 = errors;
               if(typeof data.title !== "string"){
-                validate28.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -424,11 +419,11 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
-                  validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("boolean" !== data3){
-                  validate28.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}}];
+                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -442,22 +437,23 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate28.errors = vErrors;
+  validate15.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolRequest = validate29;
+export const validateCallToolRequest = validate16;
 
 // prettier-ignore
-const schema12 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema17 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -465,7 +461,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -473,11 +469,11 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("tools/call" !== data0){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+            validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -493,7 +489,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.name === undefined) && (missing1 = "name")){
-                  validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
@@ -504,7 +500,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       }
                       else {
-                        validate29.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        validate16.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
@@ -517,7 +513,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.name !== undefined){
                       const _errs8 = errors;
                       if(typeof data1.name !== "string"){
-                        validate29.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid1 = _errs8 === errors;
@@ -529,7 +525,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -542,28 +538,29 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate29.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCallToolResult = validate30;
+export const validateCallToolResult = validate17;
 
 // prettier-ignore
-const schema13 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
+const schema18 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
 
 // prettier-ignore
-const schema14 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
+const schema19 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
 
 // prettier-ignore
-const schema15 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
+const schema20 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 // prettier-ignore
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate19(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="TextContent" */;
   let vErrors = null;
   let errors = 0;
@@ -571,7 +568,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -582,7 +579,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate32.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate19.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -594,8 +591,8 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -607,7 +604,7 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
             if(data.text !== undefined){
               const _errs5 = errors;
               if(typeof data.text !== "string"){
-                validate32.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+                validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -620,11 +617,11 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
                 let data3 = data.type;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
-                  validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                  validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 if("text" !== data3){
-                  validate32.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
+                  validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -638,19 +635,20 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate32.errors = vErrors;
+  validate19.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema16 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+const schema21 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
 // prettier-ignore
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ImageContent" */;
   let vErrors = null;
   let errors = 0;
@@ -658,7 +656,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -669,7 +667,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate34.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate21.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -681,8 +679,8 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -694,7 +692,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
             if(data.data !== undefined){
               const _errs5 = errors;
               if(typeof data.data !== "string"){
-                validate34.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+                validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -706,7 +704,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate34.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -719,11 +717,11 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
                   let data4 = data.type;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
-                    validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   if("image" !== data4){
-                    validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+                    validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -738,19 +736,20 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate34.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema17 = {"$id":"ResourceLink","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
+const schema22 = {"$id":"ResourceLink","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
 
 // prettier-ignore
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceLink" */;
   let vErrors = null;
   let errors = 0;
@@ -758,7 +757,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -769,7 +768,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -781,8 +780,8 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -794,7 +793,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -806,7 +805,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate36.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -818,7 +817,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
                 if(data.name !== undefined){
                   const _errs9 = errors;
                   if(typeof data.name !== "string"){
-                    validate36.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -831,7 +830,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
                     let data5 = data.size;
                     const _errs11 = errors;
                     if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate36.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                      validate23.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -843,7 +842,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
                     if(data.title !== undefined){
                       const _errs13 = errors;
                       if(typeof data.title !== "string"){
-                        validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -856,11 +855,11 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
                         let data7 = data.type;
                         const _errs15 = errors;
                         if(typeof data7 !== "string"){
-                          validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                          validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         if("resource_link" !== data7){
-                          validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
+                          validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
                           return false;
                         }
                         var valid0 = _errs15 === errors;
@@ -872,7 +871,7 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
                         if(data.uri !== undefined){
                           const _errs17 = errors;
                           if(typeof data.uri !== "string"){
-                            validate36.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                            validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
                           var valid0 = _errs17 === errors;
@@ -891,101 +890,23 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate36.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema18 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+const schema23 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
 
 // prettier-ignore
-const schema19 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
+const schema24 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
 // prettier-ignore
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.mimeType !== undefined){
-            const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
-              validate40.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.text !== undefined){
-              const _errs6 = errors;
-              if(typeof data.text !== "string"){
-                validate40.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.uri !== undefined){
-                const _errs8 = errors;
-                if(typeof data.uri !== "string"){
-                  validate40.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="EmbeddedResource" */;
   let vErrors = null;
   let errors = 0;
@@ -993,7 +914,7 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1004,7 +925,7 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate38.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate25.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1016,8 +937,8 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -1032,31 +953,237 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
               const _errs6 = errors;
               let valid1 = false;
               const _errs7 = errors;
-              if(!(validate40(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-                errors = vErrors.length;
+              const _errs8 = errors;
+              if(errors === _errs8){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+                    const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                    if(vErrors === null){
+                      vErrors = [err0];
+                    }
+                    else {
+                      vErrors.push(err0);
+                    }
+                    errors++;
+                  }
+                  else {
+                    if(data2._meta !== undefined){
+                      let data3 = data2._meta;
+                      const _errs10 = errors;
+                      if(errors === _errs10){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        }
+                        else {
+                          const err1 = {instancePath:instancePath+"/resource/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                          if(vErrors === null){
+                            vErrors = [err1];
+                          }
+                          else {
+                            vErrors.push(err1);
+                          }
+                          errors++;
+                        }
+                      }
+                      var valid3 = _errs10 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                    if(valid3){
+                      if(data2.mimeType !== undefined){
+                        const _errs13 = errors;
+                        if(typeof data2.mimeType !== "string"){
+                          const err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err2];
+                          }
+                          else {
+                            vErrors.push(err2);
+                          }
+                          errors++;
+                        }
+                        var valid3 = _errs13 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                      if(valid3){
+                        if(data2.text !== undefined){
+                          const _errs15 = errors;
+                          if(typeof data2.text !== "string"){
+                            const err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err3];
+                            }
+                            else {
+                              vErrors.push(err3);
+                            }
+                            errors++;
+                          }
+                          var valid3 = _errs15 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.uri !== undefined){
+                            const _errs17 = errors;
+                            if(typeof data2.uri !== "string"){
+                              const err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err4];
+                              }
+                              else {
+                                vErrors.push(err4);
+                              }
+                              errors++;
+                            }
+                            var valid3 = _errs17 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+                else {
+                  const err5 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                  if(vErrors === null){
+                    vErrors = [err5];
+                  }
+                  else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
               }
               var _valid0 = _errs7 === errors;
               valid1 = valid1 || _valid0;
               if(!valid1){
-                const _errs8 = errors;
-                if(!(validate27(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-                  vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                  errors = vErrors.length;
+                const _errs19 = errors;
+                const _errs20 = errors;
+                if(errors === _errs20){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    let missing2;
+                    if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+                      const err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                      if(vErrors === null){
+                        vErrors = [err6];
+                      }
+                      else {
+                        vErrors.push(err6);
+                      }
+                      errors++;
+                    }
+                    else {
+                      if(data2._meta !== undefined){
+                        let data7 = data2._meta;
+                        const _errs22 = errors;
+                        if(errors === _errs22){
+                          if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          }
+                          else {
+                            const err7 = {instancePath:instancePath+"/resource/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                            if(vErrors === null){
+                              vErrors = [err7];
+                            }
+                            else {
+                              vErrors.push(err7);
+                            }
+                            errors++;
+                          }
+                        }
+                        var valid5 = _errs22 === errors;
+                      }
+                      else {
+                        var valid5 = true;
+                      }
+                      if(valid5){
+                        if(data2.blob !== undefined){
+                          const _errs25 = errors;
+                          if(typeof data2.blob !== "string"){
+                            const err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err8];
+                            }
+                            else {
+                              vErrors.push(err8);
+                            }
+                            errors++;
+                          }
+                          var valid5 = _errs25 === errors;
+                        }
+                        else {
+                          var valid5 = true;
+                        }
+                        if(valid5){
+                          if(data2.mimeType !== undefined){
+                            const _errs27 = errors;
+                            if(typeof data2.mimeType !== "string"){
+                              const err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err9];
+                              }
+                              else {
+                                vErrors.push(err9);
+                              }
+                              errors++;
+                            }
+                            var valid5 = _errs27 === errors;
+                          }
+                          else {
+                            var valid5 = true;
+                          }
+                          if(valid5){
+                            if(data2.uri !== undefined){
+                              const _errs29 = errors;
+                              if(typeof data2.uri !== "string"){
+                                const err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err10];
+                                }
+                                else {
+                                  vErrors.push(err10);
+                                }
+                                errors++;
+                              }
+                              var valid5 = _errs29 === errors;
+                            }
+                            else {
+                              var valid5 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    const err11 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                    if(vErrors === null){
+                      vErrors = [err11];
+                    }
+                    else {
+                      vErrors.push(err11);
+                    }
+                    errors++;
+                  }
                 }
-                var _valid0 = _errs8 === errors;
+                var _valid0 = _errs19 === errors;
                 valid1 = valid1 || _valid0;
               }
               if(!valid1){
-                const err0 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+                const err12 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
                 if(vErrors === null){
-                  vErrors = [err0];
+                  vErrors = [err12];
                 }
                 else {
-                  vErrors.push(err0);
+                  vErrors.push(err12);
                 }
                 errors++;
-                validate38.errors = vErrors;
+                validate25.errors = vErrors;
                 return false;
               }
               else {
@@ -1077,17 +1204,17 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
             }
             if(valid0){
               if(data.type !== undefined){
-                let data3 = data.type;
-                const _errs9 = errors;
-                if(typeof data3 !== "string"){
-                  validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                let data11 = data.type;
+                const _errs31 = errors;
+                if(typeof data11 !== "string"){
+                  validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
-                if("resource" !== data3){
-                  validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+                if("resource" !== data11){
+                  validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
                   return false;
                 }
-                var valid0 = _errs9 === errors;
+                var valid0 = _errs31 === errors;
               }
               else {
                 var valid0 = true;
@@ -1098,16 +1225,17 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate38.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate18(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ContentBlock" */;
   let vErrors = null;
   let errors = 0;
@@ -1115,64 +1243,65 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.type === undefined) && (missing0 = "type")){
-        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.type;
         if(typeof tag0 == "string"){
           if(tag0 === "text"){
-            if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+            if(!(validate19(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath) : vErrors.concat(rebaseErrors(validate19.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "image"){
-            if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            if(!(validate21(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath) : vErrors.concat(rebaseErrors(validate21.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "audio"){
-            if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+            if(!(validate11(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath) : vErrors.concat(rebaseErrors(validate11.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "resource_link"){
-            if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+            if(!(validate23(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "resource"){
-            if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+            if(!(validate25(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate25.errors, instancePath) : vErrors.concat(rebaseErrors(validate25.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate31.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+            validate18.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate31.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+          validate18.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate31.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CallToolResult" */;
   let vErrors = null;
   let errors = 0;
@@ -1180,7 +1309,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.content === undefined) && (missing0 = "content")){
-        validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1191,7 +1320,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate30.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1210,8 +1339,8 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
                   const _errs6 = errors;
-                  if(!(validate31(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+                  if(!(validate18(data1[i0]))){
+                    vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content/" + i0));
                     errors = vErrors.length;
                   }
                   var valid1 = _errs6 === errors;
@@ -1221,7 +1350,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate30.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+                validate17.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -1234,7 +1363,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
             if(data.isError !== undefined){
               const _errs7 = errors;
               if(typeof data.isError !== "boolean"){
-                validate30.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+                validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -1250,7 +1379,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                   }
                   else {
-                    validate30.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
+                    validate17.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -1265,38 +1394,26 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate30.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateCancelledNotification = validate49;
+export const validateCancelledNotification = validate33;
 
 // prettier-ignore
-const schema20 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema26 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema21 = {"$id":"RequestId","type":["string","integer"]};
+const schema27 = {"$id":"RequestId","type":["string","integer"]};
 
 // prettier-ignore
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type}}];
-    return false;
-  }
-  validate50.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="CancelledNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1304,7 +1421,7 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1312,11 +1429,11 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate49.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/cancelled" !== data0){
-            validate49.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1332,14 +1449,14 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate49.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.reason !== undefined){
                     const _errs5 = errors;
                     if(typeof data1.reason !== "string"){
-                      validate49.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+                      validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -1349,10 +1466,11 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.requestId !== undefined){
+                      let data3 = data1.requestId;
                       const _errs7 = errors;
-                      if(!(validate50(data1.requestId, {instancePath:instancePath+"/params/requestId",parentData:data1,parentDataProperty:"requestId",rootData}))){
-                        vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-                        errors = vErrors.length;
+                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                        validate33.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+                        return false;
                       }
                       var valid1 = _errs7 === errors;
                     }
@@ -1363,7 +1481,7 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate49.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1376,22 +1494,23 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate49.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientCapabilities = validate52;
+export const validateClientCapabilities = validate34;
 
 // prettier-ignore
-const schema22 = {"$id":"ClientCapabilities","properties":{"elicitation":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
+const schema28 = {"$id":"ClientCapabilities","properties":{"elicitation":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientCapabilities" */;
   let vErrors = null;
   let errors = 0;
@@ -1404,7 +1523,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate52.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
+            validate34.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -1426,7 +1545,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                   }
                   else {
-                    validate52.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                    validate34.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
@@ -1437,7 +1556,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate52.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              validate34.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -1454,13 +1573,13 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                 if(data3.listChanged !== undefined){
                   if(typeof data3.listChanged !== "boolean"){
-                    validate52.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                    validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
                 }
               }
               else {
-                validate52.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+                validate34.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1477,7 +1596,7 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
                 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
                 }
                 else {
-                  validate52.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                  validate34.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -1491,114 +1610,35 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate52.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientNotification = validate53;
+export const validateClientNotification = validate35;
 
 // prettier-ignore
-const schema23 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+const schema29 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
 
 // prettier-ignore
-const schema24 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema32 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate54.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate54.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate54.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
-}
+const schema33 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema25 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema30 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-const schema26 = {"$id":"ProgressToken","type":["string","integer"]};
+const schema31 = {"$id":"ProgressToken","type":["string","integer"]};
 
 // prettier-ignore
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema26.type}}];
-    return false;
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ProgressNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1606,7 +1646,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1614,11 +1654,11 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/progress" !== data0){
-            validate55.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1634,14 +1674,14 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.message !== undefined){
                     const _errs5 = errors;
                     if(typeof data1.message !== "string"){
-                      validate55.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -1653,7 +1693,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                     if(data1.progress !== undefined){
                       const _errs7 = errors;
                       if(!(typeof data1.progress == "number")){
-                        validate55.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+                        validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                         return false;
                       }
                       var valid1 = _errs7 === errors;
@@ -1663,10 +1703,11 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                     }
                     if(valid1){
                       if(data1.progressToken !== undefined){
+                        let data4 = data1.progressToken;
                         const _errs9 = errors;
-                        if(!(validate56(data1.progressToken, {instancePath:instancePath+"/params/progressToken",parentData:data1,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                          errors = vErrors.length;
+                        if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
+                          validate36.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+                          return false;
                         }
                         var valid1 = _errs9 === errors;
                       }
@@ -1675,12 +1716,12 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                       }
                       if(valid1){
                         if(data1.total !== undefined){
-                          const _errs10 = errors;
+                          const _errs12 = errors;
                           if(!(typeof data1.total == "number")){
-                            validate55.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+                            validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                             return false;
                           }
-                          var valid1 = _errs10 === errors;
+                          var valid1 = _errs12 === errors;
                         }
                         else {
                           var valid1 = true;
@@ -1691,7 +1732,7 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -1704,89 +1745,17 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate55.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema27 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate58.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate58.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate58.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -1794,131 +1763,211 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "notifications/cancelled"){
-            if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+            if(!(validate33(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/initialized"){
-            if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-              errors = vErrors.length;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate35.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs6 = errors;
+                    if(typeof data0 !== "string"){
+                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/initialized" !== data0){
+                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+                      return false;
+                    }
+                    var valid4 = _errs6 === errors;
+                  }
+                  else {
+                    var valid4 = true;
+                  }
+                  if(valid4){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs8 = errors;
+                      if(errors === _errs8){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs11 = errors;
+                            if(errors === _errs11){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid4 = _errs8 === errors;
+                    }
+                    else {
+                      var valid4 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate35.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/progress"){
-            if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+            if(!(validate36(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/roots/list_changed"){
-            if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-              errors = vErrors.length;
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate35.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/roots/list_changed" !== data3){
+                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4._meta !== undefined){
+                            let data5 = data4._meta;
+                            const _errs23 = errors;
+                            if(errors === _errs23){
+                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                              }
+                              else {
+                                validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate35.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else {
-            validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate35.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate53.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate35.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate53.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientRequest = validate63;
+export const validateClientRequest = validate39;
 
 // prettier-ignore
-const schema28 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+const schema34 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
 
 // prettier-ignore
-const schema29 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+const schema45 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-const schema30 = {"$id":"Implementation","properties":{"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+const schema46 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate66.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.title !== undefined){
-            const _errs3 = errors;
-            if(typeof data.title !== "string"){
-              validate66.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.version !== undefined){
-              const _errs5 = errors;
-              if(typeof data.version !== "string"){
-                validate66.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
+const schema47 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema48 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema49 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema50 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema51 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema52 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+const schema35 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema37 = {"$id":"Implementation","properties":{"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
+
+// prettier-ignore
+function validate40(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="InitializeRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -1926,7 +1975,7 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -1934,11 +1983,11 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("initialize" !== data0){
-            validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+            validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1954,15 +2003,113 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.capabilities !== undefined){
+                    let data2 = data1.capabilities;
                     const _errs5 = errors;
-                    if(!(validate52(data1.capabilities, {instancePath:instancePath+"/params/capabilities",parentData:data1,parentDataProperty:"capabilities",rootData}))){
-                      vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-                      errors = vErrors.length;
+                    const _errs6 = errors;
+                    if(errors === _errs6){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        if(data2.elicitation !== undefined){
+                          let data3 = data2.elicitation;
+                          const _errs8 = errors;
+                          if(errors === _errs8){
+                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                            }
+                            else {
+                              validate40.errors = [{instancePath:instancePath+"/params/capabilities/elicitation",schemaPath:"ClientCapabilities/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs8 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.experimental !== undefined){
+                            let data4 = data2.experimental;
+                            const _errs11 = errors;
+                            if(errors === _errs11){
+                              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                                for(const key0 in data4){
+                                  let data5 = data4[key0];
+                                  const _errs14 = errors;
+                                  if(errors === _errs14){
+                                    if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                                    }
+                                    else {
+                                      validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                      return false;
+                                    }
+                                  }
+                                  var valid4 = _errs14 === errors;
+                                  if(!valid4){
+                                    break;
+                                  }
+                                }
+                              }
+                              else {
+                                validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid3 = _errs11 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data2.roots !== undefined){
+                              let data6 = data2.roots;
+                              const _errs17 = errors;
+                              if(errors === _errs17){
+                                if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                                  if(data6.listChanged !== undefined){
+                                    if(typeof data6.listChanged !== "boolean"){
+                                      validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                      return false;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid3 = _errs17 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                            if(valid3){
+                              if(data2.sampling !== undefined){
+                                let data8 = data2.sampling;
+                                const _errs21 = errors;
+                                if(errors === _errs21){
+                                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                                  }
+                                  else {
+                                    validate40.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+                                    return false;
+                                  }
+                                }
+                                var valid3 = _errs21 === errors;
+                              }
+                              else {
+                                var valid3 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate40.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
                     }
                     var valid1 = _errs5 === errors;
                   }
@@ -1971,24 +2118,74 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
                   }
                   if(valid1){
                     if(data1.clientInfo !== undefined){
-                      const _errs6 = errors;
-                      if(!(validate66(data1.clientInfo, {instancePath:instancePath+"/params/clientInfo",parentData:data1,parentDataProperty:"clientInfo",rootData}))){
-                        vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-                        errors = vErrors.length;
+                      let data9 = data1.clientInfo;
+                      const _errs24 = errors;
+                      const _errs25 = errors;
+                      if(errors === _errs25){
+                        if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                          let missing2;
+                          if(((data9.name === undefined) && (missing2 = "name")) || ((data9.version === undefined) && (missing2 = "version"))){
+                            validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+                            return false;
+                          }
+                          else {
+                            if(data9.name !== undefined){
+                              const _errs27 = errors;
+                              if(typeof data9.name !== "string"){
+                                validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid7 = _errs27 === errors;
+                            }
+                            else {
+                              var valid7 = true;
+                            }
+                            if(valid7){
+                              if(data9.title !== undefined){
+                                const _errs29 = errors;
+                                if(typeof data9.title !== "string"){
+                                  validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid7 = _errs29 === errors;
+                              }
+                              else {
+                                var valid7 = true;
+                              }
+                              if(valid7){
+                                if(data9.version !== undefined){
+                                  const _errs31 = errors;
+                                  if(typeof data9.version !== "string"){
+                                    validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                                    return false;
+                                  }
+                                  var valid7 = _errs31 === errors;
+                                }
+                                else {
+                                  var valid7 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid1 = _errs24 === errors;
                     }
                     else {
                       var valid1 = true;
                     }
                     if(valid1){
                       if(data1.protocolVersion !== undefined){
-                        const _errs7 = errors;
+                        const _errs33 = errors;
                         if(typeof data1.protocolVersion !== "string"){
-                          validate64.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                          validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
-                        var valid1 = _errs7 === errors;
+                        var valid1 = _errs33 === errors;
                       }
                       else {
                         var valid1 = true;
@@ -1998,7 +2195,7 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2011,19 +2208,20 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate64.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema31 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema38 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -2031,7 +2229,7 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2039,11 +2237,11 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("ping" !== data0){
-            validate68.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+            validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2063,21 +2261,22 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate68.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate41.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate68.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate41.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2090,27 +2289,31 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate68.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema32 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourcesRequest" */;
+const schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
+
+// prettier-ignore
+function validate42(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SetLevelRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -2118,11 +2321,11 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/list" !== data0){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+          if("logging/setLevel" !== data0){
+            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2136,15 +2339,27 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
+                let missing1;
+                if((data1.level === undefined) && (missing1 = "level")){
+                  validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.level !== undefined){
+                    let data2 = data1.level;
+                    if(typeof data2 !== "string"){
+                      validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+                      return false;
+                    }
                   }
                 }
               }
               else {
-                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -2157,7 +2372,3265 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+
+// prettier-ignore
+const schema44 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
+
+// prettier-ignore
+function validate43(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("completion/complete" !== data0){
+            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+                  validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.argument !== undefined){
+                    let data2 = data1.argument;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+                          validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+                          return false;
+                        }
+                        else {
+                          if(data2.name !== undefined){
+                            const _errs7 = errors;
+                            if(typeof data2.name !== "string"){
+                              validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid2 = _errs7 === errors;
+                          }
+                          else {
+                            var valid2 = true;
+                          }
+                          if(valid2){
+                            if(data2.value !== undefined){
+                              const _errs9 = errors;
+                              if(typeof data2.value !== "string"){
+                                validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs9 === errors;
+                            }
+                            else {
+                              var valid2 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.context !== undefined){
+                      let data5 = data1.context;
+                      const _errs11 = errors;
+                      if(errors === _errs11){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                          if(data5.arguments !== undefined){
+                            let data6 = data5.arguments;
+                            const _errs13 = errors;
+                            if(errors === _errs13){
+                              if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                                for(const key0 in data6){
+                                  const _errs16 = errors;
+                                  if(typeof data6[key0] !== "string"){
+                                    validate43.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                                    return false;
+                                  }
+                                  var valid4 = _errs16 === errors;
+                                  if(!valid4){
+                                    break;
+                                  }
+                                }
+                              }
+                              else {
+                                validate43.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate43.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid1 = _errs11 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.ref !== undefined){
+                        let data8 = data1.ref;
+                        const _errs18 = errors;
+                        if(errors === _errs18){
+                          if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                            let missing3;
+                            if((data8.type === undefined) && (missing3 = "type")){
+                              validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+                              return false;
+                            }
+                            else {
+                              const tag0 = data8.type;
+                              if(typeof tag0 == "string"){
+                                if(tag0 === "ref/prompt"){
+                                  const _errs22 = errors;
+                                  if(errors === _errs22){
+                                    if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                                      let missing4;
+                                      if(((data8.name === undefined) && (missing4 = "name")) || ((data8.type === undefined) && (missing4 = "type"))){
+                                        validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+                                        return false;
+                                      }
+                                      else {
+                                        if(data8.name !== undefined){
+                                          const _errs24 = errors;
+                                          if(typeof data8.name !== "string"){
+                                            validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          var valid8 = _errs24 === errors;
+                                        }
+                                        else {
+                                          var valid8 = true;
+                                        }
+                                        if(valid8){
+                                          if(data8.title !== undefined){
+                                            const _errs26 = errors;
+                                            if(typeof data8.title !== "string"){
+                                              validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                              return false;
+                                            }
+                                            var valid8 = _errs26 === errors;
+                                          }
+                                          else {
+                                            var valid8 = true;
+                                          }
+                                          if(valid8){
+                                            if(data8.type !== undefined){
+                                              let data11 = data8.type;
+                                              const _errs28 = errors;
+                                              if(typeof data11 !== "string"){
+                                                validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                                return false;
+                                              }
+                                              if("ref/prompt" !== data11){
+                                                validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                                                return false;
+                                              }
+                                              var valid8 = _errs28 === errors;
+                                            }
+                                            else {
+                                              var valid8 = true;
+                                            }
+                                          }
+                                        }
+                                      }
+                                    }
+                                    else {
+                                      validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+                                      return false;
+                                    }
+                                  }
+                                }
+                                else if(tag0 === "ref/resource"){
+                                  const _errs31 = errors;
+                                  if(errors === _errs31){
+                                    if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                                      let missing5;
+                                      if(((data8.type === undefined) && (missing5 = "type")) || ((data8.uri === undefined) && (missing5 = "uri"))){
+                                        validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing5}}];
+                                        return false;
+                                      }
+                                      else {
+                                        if(data8.type !== undefined){
+                                          let data12 = data8.type;
+                                          const _errs33 = errors;
+                                          if(typeof data12 !== "string"){
+                                            validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                            return false;
+                                          }
+                                          if("ref/resource" !== data12){
+                                            validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+                                            return false;
+                                          }
+                                          var valid11 = _errs33 === errors;
+                                        }
+                                        else {
+                                          var valid11 = true;
+                                        }
+                                        if(valid11){
+                                          if(data8.uri !== undefined){
+                                            const _errs35 = errors;
+                                            if(typeof data8.uri !== "string"){
+                                              validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                              return false;
+                                            }
+                                            var valid11 = _errs35 === errors;
+                                          }
+                                          else {
+                                            var valid11 = true;
+                                          }
+                                        }
+                                      }
+                                    }
+                                    else {
+                                      validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/type",keyword:"type",params:{type: "object"}}];
+                                      return false;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                                  return false;
+                                }
+                              }
+                              else {
+                                validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                                return false;
+                              }
+                            }
+                          }
+                          else {
+                            validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs18 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate39(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        const tag0 = data.method;
+        if(typeof tag0 == "string"){
+          if(tag0 === "initialize"){
+            if(!(validate40(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate40.errors, instancePath) : vErrors.concat(rebaseErrors(validate40.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "ping"){
+            if(!(validate41(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate41.errors, instancePath) : vErrors.concat(rebaseErrors(validate41.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "resources/list"){
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate39.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/list" !== data0){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1.cursor !== undefined){
+                            if(typeof data1.cursor !== "string"){
+                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/templates/list"){
+            const _errs14 = errors;
+            if(errors === _errs14){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.method === undefined) && (missing2 = "method")){
+                  validate39.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs16 = errors;
+                    if(typeof data3 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/templates/list" !== data3){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+                      return false;
+                    }
+                    var valid9 = _errs16 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs18 = errors;
+                      if(errors === _errs18){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          if(data4.cursor !== undefined){
+                            if(typeof data4.cursor !== "string"){
+                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs18 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/read"){
+            const _errs23 = errors;
+            if(errors === _errs23){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing3;
+                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+                  validate39.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs25 = errors;
+                    if(typeof data6 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/read" !== data6){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+                      return false;
+                    }
+                    var valid13 = _errs25 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs27 = errors;
+                      if(errors === _errs27){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          let missing4;
+                          if((data7.uri === undefined) && (missing4 = "uri")){
+                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+                            return false;
+                          }
+                          else {
+                            if(data7.uri !== undefined){
+                              if(typeof data7.uri !== "string"){
+                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs27 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/subscribe"){
+            const _errs32 = errors;
+            if(errors === _errs32){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+                  validate39.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs34 = errors;
+                    if(typeof data9 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/subscribe" !== data9){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+                      return false;
+                    }
+                    var valid17 = _errs34 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs36 = errors;
+                      if(errors === _errs36){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          let missing6;
+                          if((data10.uri === undefined) && (missing6 = "uri")){
+                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+                            return false;
+                          }
+                          else {
+                            if(data10.uri !== undefined){
+                              if(typeof data10.uri !== "string"){
+                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs36 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "resources/unsubscribe"){
+            const _errs41 = errors;
+            if(errors === _errs41){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing7;
+                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+                  validate39.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data12 = data.method;
+                    const _errs43 = errors;
+                    if(typeof data12 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("resources/unsubscribe" !== data12){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+                      return false;
+                    }
+                    var valid21 = _errs43 === errors;
+                  }
+                  else {
+                    var valid21 = true;
+                  }
+                  if(valid21){
+                    if(data.params !== undefined){
+                      let data13 = data.params;
+                      const _errs45 = errors;
+                      if(errors === _errs45){
+                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+                          let missing8;
+                          if((data13.uri === undefined) && (missing8 = "uri")){
+                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+                            return false;
+                          }
+                          else {
+                            if(data13.uri !== undefined){
+                              if(typeof data13.uri !== "string"){
+                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid21 = _errs45 === errors;
+                    }
+                    else {
+                      var valid21 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/list"){
+            const _errs50 = errors;
+            if(errors === _errs50){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing9;
+                if((data.method === undefined) && (missing9 = "method")){
+                  validate39.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data15 = data.method;
+                    const _errs52 = errors;
+                    if(typeof data15 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/list" !== data15){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+                      return false;
+                    }
+                    var valid25 = _errs52 === errors;
+                  }
+                  else {
+                    var valid25 = true;
+                  }
+                  if(valid25){
+                    if(data.params !== undefined){
+                      let data16 = data.params;
+                      const _errs54 = errors;
+                      if(errors === _errs54){
+                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+                          if(data16.cursor !== undefined){
+                            if(typeof data16.cursor !== "string"){
+                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid25 = _errs54 === errors;
+                    }
+                    else {
+                      var valid25 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "prompts/get"){
+            const _errs59 = errors;
+            if(errors === _errs59){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing10;
+                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+                  validate39.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data18 = data.method;
+                    const _errs61 = errors;
+                    if(typeof data18 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("prompts/get" !== data18){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+                      return false;
+                    }
+                    var valid29 = _errs61 === errors;
+                  }
+                  else {
+                    var valid29 = true;
+                  }
+                  if(valid29){
+                    if(data.params !== undefined){
+                      let data19 = data.params;
+                      const _errs63 = errors;
+                      if(errors === _errs63){
+                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+                          let missing11;
+                          if((data19.name === undefined) && (missing11 = "name")){
+                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+                            return false;
+                          }
+                          else {
+                            if(data19.arguments !== undefined){
+                              let data20 = data19.arguments;
+                              const _errs65 = errors;
+                              if(errors === _errs65){
+                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+                                  for(const key0 in data20){
+                                    const _errs68 = errors;
+                                    if(typeof data20[key0] !== "string"){
+                                      validate39.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid31 = _errs68 === errors;
+                                    if(!valid31){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid30 = _errs65 === errors;
+                            }
+                            else {
+                              var valid30 = true;
+                            }
+                            if(valid30){
+                              if(data19.name !== undefined){
+                                const _errs70 = errors;
+                                if(typeof data19.name !== "string"){
+                                  validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid30 = _errs70 === errors;
+                              }
+                              else {
+                                var valid30 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid29 = _errs63 === errors;
+                    }
+                    else {
+                      var valid29 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/list"){
+            const _errs73 = errors;
+            if(errors === _errs73){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing12;
+                if((data.method === undefined) && (missing12 = "method")){
+                  validate39.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data23 = data.method;
+                    const _errs75 = errors;
+                    if(typeof data23 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/list" !== data23){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+                      return false;
+                    }
+                    var valid34 = _errs75 === errors;
+                  }
+                  else {
+                    var valid34 = true;
+                  }
+                  if(valid34){
+                    if(data.params !== undefined){
+                      let data24 = data.params;
+                      const _errs77 = errors;
+                      if(errors === _errs77){
+                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+                          if(data24.cursor !== undefined){
+                            if(typeof data24.cursor !== "string"){
+                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid34 = _errs77 === errors;
+                    }
+                    else {
+                      var valid34 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "tools/call"){
+            const _errs82 = errors;
+            if(errors === _errs82){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing13;
+                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+                  validate39.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data26 = data.method;
+                    const _errs84 = errors;
+                    if(typeof data26 !== "string"){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("tools/call" !== data26){
+                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+                      return false;
+                    }
+                    var valid38 = _errs84 === errors;
+                  }
+                  else {
+                    var valid38 = true;
+                  }
+                  if(valid38){
+                    if(data.params !== undefined){
+                      let data27 = data.params;
+                      const _errs86 = errors;
+                      if(errors === _errs86){
+                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+                          let missing14;
+                          if((data27.name === undefined) && (missing14 = "name")){
+                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+                            return false;
+                          }
+                          else {
+                            if(data27.arguments !== undefined){
+                              let data28 = data27.arguments;
+                              const _errs88 = errors;
+                              if(errors === _errs88){
+                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+                                }
+                                else {
+                                  validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid39 = _errs88 === errors;
+                            }
+                            else {
+                              var valid39 = true;
+                            }
+                            if(valid39){
+                              if(data27.name !== undefined){
+                                const _errs91 = errors;
+                                if(typeof data27.name !== "string"){
+                                  validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid39 = _errs91 === errors;
+                              }
+                              else {
+                                var valid39 = true;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid38 = _errs86 === errors;
+                    }
+                    else {
+                      var valid38 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate39.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+          }
+          else if(tag0 === "logging/setLevel"){
+            if(!(validate42(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate42.errors, instancePath) : vErrors.concat(rebaseErrors(validate42.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else if(tag0 === "completion/complete"){
+            if(!(validate43(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate43.errors, instancePath) : vErrors.concat(rebaseErrors(validate43.errors, instancePath));
+              errors = vErrors.length;
+            }
+          }
+          else {
+            validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            return false;
+          }
+        }
+        else {
+          validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateClientResult = validate48;
+
+// prettier-ignore
+const schema54 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"},{"$ref":"ElicitResult"}]};
+
+// prettier-ignore
+const schema55 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+const schema60 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","integer","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
+
+// prettier-ignore
+const schema56 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
+
+// prettier-ignore
+function validate49(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.content !== undefined){
+            let data1 = data.content;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.type === undefined) && (missing1 = "type")){
+                  validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  const tag0 = data1.type;
+                  if(typeof tag0 == "string"){
+                    if(tag0 === "text"){
+                      if(!(validate19(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate19.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "image"){
+                      if(!(validate21(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate21.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else if(tag0 === "audio"){
+                      if(!(validate11(data1))){
+                        vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
+                        errors = vErrors.length;
+                      }
+                    }
+                    else {
+                      validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                  else {
+                    validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.model !== undefined){
+              const _errs10 = errors;
+              if(typeof data.model !== "string"){
+                validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.role !== undefined){
+                let data3 = data.role;
+                const _errs12 = errors;
+                if(typeof data3 !== "string"){
+                  validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                if(!((data3 === "assistant") || (data3 === "user"))){
+                  validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+                  return false;
+                }
+                var valid0 = _errs12 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.stopReason !== undefined){
+                  const _errs15 = errors;
+                  if(typeof data.stopReason !== "string"){
+                    validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs15 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate49.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema58 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+
+// prettier-ignore
+const schema59 = {"$id":"Root","properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate54(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListRootsResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.roots === undefined) && (missing0 = "roots")){
+        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate54.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.roots !== undefined){
+            let data1 = data.roots;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  let data2 = data1[i0];
+                  const _errs6 = errors;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if((data2.uri === undefined) && (missing1 = "uri")){
+                        validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data2._meta !== undefined){
+                          let data3 = data2._meta;
+                          const _errs9 = errors;
+                          if(errors === _errs9){
+                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                            }
+                            else {
+                              validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/_meta",schemaPath:"Root/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs9 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.name !== undefined){
+                            const _errs12 = errors;
+                            if(typeof data2.name !== "string"){
+                              validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs12 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data2.uri !== undefined){
+                              const _errs14 = errors;
+                              if(typeof data2.uri !== "string"){
+                                validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid3 = _errs14 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs6 === errors;
+                  if(!valid1){
+                    break;
+                  }
+                }
+              }
+              else {
+                validate54.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate54.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate48(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ClientResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs8 = errors;
+    if(!(validate49(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate49.errors, instancePath) : vErrors.concat(rebaseErrors(validate49.errors, instancePath));
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs9 = errors;
+      if(!(validate54(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate54.errors, instancePath) : vErrors.concat(rebaseErrors(validate54.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs9 === errors;
+      valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs10 = errors;
+        const _errs11 = errors;
+        if(errors === _errs11){
+          if(data && typeof data == "object" && !Array.isArray(data)){
+            let missing0;
+            if((data.action === undefined) && (missing0 = "action")){
+              const err2 = {instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            else {
+              if(data._meta !== undefined){
+                let data1 = data._meta;
+                const _errs13 = errors;
+                if(errors === _errs13){
+                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                  }
+                  else {
+                    const err3 = {instancePath:instancePath+"/_meta",schemaPath:"ElicitResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                    if(vErrors === null){
+                      vErrors = [err3];
+                    }
+                    else {
+                      vErrors.push(err3);
+                    }
+                    errors++;
+                  }
+                }
+                var valid4 = _errs13 === errors;
+              }
+              else {
+                var valid4 = true;
+              }
+              if(valid4){
+                if(data.action !== undefined){
+                  let data2 = data.action;
+                  const _errs16 = errors;
+                  if(typeof data2 !== "string"){
+                    const err4 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
+                    if(vErrors === null){
+                      vErrors = [err4];
+                    }
+                    else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                  if(!(((data2 === "accept") || (data2 === "cancel")) || (data2 === "decline"))){
+                    const err5 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                  var valid4 = _errs16 === errors;
+                }
+                else {
+                  var valid4 = true;
+                }
+                if(valid4){
+                  if(data.content !== undefined){
+                    let data3 = data.content;
+                    const _errs18 = errors;
+                    if(errors === _errs18){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        for(const key0 in data3){
+                          let data4 = data3[key0];
+                          const _errs21 = errors;
+                          if(((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))) && (typeof data4 !== "boolean")){
+                            const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}};
+                            if(vErrors === null){
+                              vErrors = [err6];
+                            }
+                            else {
+                              vErrors.push(err6);
+                            }
+                            errors++;
+                          }
+                          var valid5 = _errs21 === errors;
+                          if(!valid5){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        const err7 = {instancePath:instancePath+"/content",schemaPath:"ElicitResult/properties/content/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err7];
+                        }
+                        else {
+                          vErrors.push(err7);
+                        }
+                        errors++;
+                      }
+                    }
+                    var valid4 = _errs18 === errors;
+                  }
+                  else {
+                    var valid4 = true;
+                  }
+                }
+              }
+            }
+          }
+          else {
+            const err8 = {instancePath,schemaPath:"ElicitResult/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err8];
+            }
+            else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs10 === errors;
+        valid0 = valid0 || _valid0;
+      }
+    }
+  }
+  if(!valid0){
+    const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      vErrors.push(err9);
+    }
+    errors++;
+    validate48.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate48.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCompleteRequest = validate43;
+
+// prettier-ignore
+export const validateCompleteResult = validate56;
+
+// prettier-ignore
+const schema61 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
+
+// prettier-ignore
+function validate56(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CompleteResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.completion === undefined) && (missing0 = "completion")){
+        validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate56.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.completion !== undefined){
+            let data1 = data.completion;
+            const _errs4 = errors;
+            if(errors === _errs4){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.values === undefined) && (missing1 = "values")){
+                  validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.hasMore !== undefined){
+                    const _errs6 = errors;
+                    if(typeof data1.hasMore !== "boolean"){
+                      validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid1 = _errs6 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.total !== undefined){
+                      let data3 = data1.total;
+                      const _errs8 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate56.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs8 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.values !== undefined){
+                        let data4 = data1.values;
+                        const _errs10 = errors;
+                        if(errors === _errs10){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs12 = errors;
+                              if(typeof data4[i0] !== "string"){
+                                validate56.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid2 = _errs12 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate56.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs10 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateContentBlock = validate18;
+
+// prettier-ignore
+export const validateCreateMessageRequest = validate57;
+
+// prettier-ignore
+const schema62 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema63 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate58(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SamplingMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.content !== undefined){
+          let data0 = data.content;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if((data0.type === undefined) && (missing1 = "type")){
+                validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                const tag0 = data0.type;
+                if(typeof tag0 == "string"){
+                  if(tag0 === "text"){
+                    if(!(validate19(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate19.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "image"){
+                    if(!(validate21(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate21.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else if(tag0 === "audio"){
+                    if(!(validate11(data0))){
+                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
+                      errors = vErrors.length;
+                    }
+                  }
+                  else {
+                    validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+                    return false;
+                  }
+                }
+                else {
+                  validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+                  return false;
+                }
+              }
+            }
+            else {
+              validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs7 = errors;
+            if(typeof data1 !== "string"){
+              validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate58.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+const schema65 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+
+// prettier-ignore
+const schema66 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate63(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelPreferences" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.costPriority !== undefined){
+        let data0 = data.costPriority;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(typeof data0 == "number"){
+            if(data0 > 1 || isNaN(data0)){
+              validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+              return false;
+            }
+            else {
+              if(data0 < 0 || isNaN(data0)){
+                validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                return false;
+              }
+            }
+          }
+          else {
+            validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.hints !== undefined){
+          let data1 = data.hints;
+          const _errs3 = errors;
+          if(errors === _errs3){
+            if(Array.isArray(data1)){
+              var valid1 = true;
+              const len0 = data1.length;
+              for(let i0=0; i0<len0; i0++){
+                let data2 = data1[i0];
+                const _errs5 = errors;
+                const _errs6 = errors;
+                if(errors === _errs6){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2.name !== undefined){
+                      if(typeof data2.name !== "string"){
+                        validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                    }
+                  }
+                  else {
+                    validate63.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs5 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate63.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs3 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.intelligencePriority !== undefined){
+            let data4 = data.intelligencePriority;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(typeof data4 == "number"){
+                if(data4 > 1 || isNaN(data4)){
+                  validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                  return false;
+                }
+                else {
+                  if(data4 < 0 || isNaN(data4)){
+                    validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.speedPriority !== undefined){
+              let data5 = data.speedPriority;
+              const _errs12 = errors;
+              if(errors === _errs12){
+                if(typeof data5 == "number"){
+                  if(data5 > 1 || isNaN(data5)){
+                    validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+                    return false;
+                  }
+                  else {
+                    if(data5 < 0 || isNaN(data5)){
+                      validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs12 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate57(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="CreateMessageRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("sampling/createMessage" !== data0){
+            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+                  validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.includeContext !== undefined){
+                    let data2 = data1.includeContext;
+                    const _errs5 = errors;
+                    if(typeof data2 !== "string"){
+                      validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+                      validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema62.properties.params.properties.includeContext.enum}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.maxTokens !== undefined){
+                      let data3 = data1.maxTokens;
+                      const _errs7 = errors;
+                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                        validate57.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+                        return false;
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                    if(valid1){
+                      if(data1.messages !== undefined){
+                        let data4 = data1.messages;
+                        const _errs9 = errors;
+                        if(errors === _errs9){
+                          if(Array.isArray(data4)){
+                            var valid2 = true;
+                            const len0 = data4.length;
+                            for(let i0=0; i0<len0; i0++){
+                              const _errs11 = errors;
+                              if(!(validate58(data4[i0]))){
+                                vErrors = vErrors === null ? rebaseErrors(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate58.errors, instancePath+"/params/messages/" + i0));
+                                errors = vErrors.length;
+                              }
+                              var valid2 = _errs11 === errors;
+                              if(!valid2){
+                                break;
+                              }
+                            }
+                          }
+                          else {
+                            validate57.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs9 === errors;
+                      }
+                      else {
+                        var valid1 = true;
+                      }
+                      if(valid1){
+                        if(data1.metadata !== undefined){
+                          let data6 = data1.metadata;
+                          const _errs12 = errors;
+                          if(errors === _errs12){
+                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                            }
+                            else {
+                              validate57.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid1 = _errs12 === errors;
+                        }
+                        else {
+                          var valid1 = true;
+                        }
+                        if(valid1){
+                          if(data1.modelPreferences !== undefined){
+                            const _errs15 = errors;
+                            if(!(validate63(data1.modelPreferences))){
+                              vErrors = vErrors === null ? rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences"));
+                              errors = vErrors.length;
+                            }
+                            var valid1 = _errs15 === errors;
+                          }
+                          else {
+                            var valid1 = true;
+                          }
+                          if(valid1){
+                            if(data1.stopSequences !== undefined){
+                              let data8 = data1.stopSequences;
+                              const _errs16 = errors;
+                              if(errors === _errs16){
+                                if(Array.isArray(data8)){
+                                  var valid3 = true;
+                                  const len1 = data8.length;
+                                  for(let i1=0; i1<len1; i1++){
+                                    const _errs18 = errors;
+                                    if(typeof data8[i1] !== "string"){
+                                      validate57.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+                                      return false;
+                                    }
+                                    var valid3 = _errs18 === errors;
+                                    if(!valid3){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate57.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+                                  return false;
+                                }
+                              }
+                              var valid1 = _errs16 === errors;
+                            }
+                            else {
+                              var valid1 = true;
+                            }
+                            if(valid1){
+                              if(data1.systemPrompt !== undefined){
+                                const _errs20 = errors;
+                                if(typeof data1.systemPrompt !== "string"){
+                                  validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid1 = _errs20 === errors;
+                              }
+                              else {
+                                var valid1 = true;
+                              }
+                              if(valid1){
+                                if(data1.temperature !== undefined){
+                                  const _errs22 = errors;
+                                  if(!(typeof data1.temperature == "number")){
+                                    validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+                                    return false;
+                                  }
+                                  var valid1 = _errs22 === errors;
+                                }
+                                else {
+                                  var valid1 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate57.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateCreateMessageResult = validate49;
+
+// prettier-ignore
+export const validateCursor = validate65;
+
+// prettier-ignore
+const schema67 = {"$id":"Cursor","type":"string"};
+
+// prettier-ignore
+function validate65(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Cursor" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateElicitRequest = validate66;
+
+// prettier-ignore
+const schema68 = {"$id":"ElicitRequest","properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+const schema69 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"}]},{"$ref":"EnumSchema"}]};
+
+// prettier-ignore
+const schema70 = {"$id":"StringSchema","properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
+
+// prettier-ignore
+const schema71 = {"$id":"NumberSchema","properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
+
+// prettier-ignore
+const schema74 = {"$id":"EnumSchema","properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
+
+// prettier-ignore
+function validate67(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PrimitiveSchemaDefinition" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(errors === _errs1){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        const tag0 = data.type;
+        if(typeof tag0 == "string"){
+          if(tag0 === "string"){
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.type === undefined) && (missing1 = "type")){
+                  const err1 = {instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
+                  if(vErrors === null){
+                    vErrors = [err1];
+                  }
+                  else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data.description !== undefined){
+                    const _errs7 = errors;
+                    if(typeof data.description !== "string"){
+                      const err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err2];
+                      }
+                      else {
+                        vErrors.push(err2);
+                      }
+                      errors++;
+                    }
+                    var valid4 = _errs7 === errors;
+                  }
+                  else {
+                    var valid4 = true;
+                  }
+                  if(valid4){
+                    if(data.format !== undefined){
+                      let data1 = data.format;
+                      const _errs9 = errors;
+                      if(typeof data1 !== "string"){
+                        const err3 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err3];
+                        }
+                        else {
+                          vErrors.push(err3);
+                        }
+                        errors++;
+                      }
+                      if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
+                        const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}};
+                        if(vErrors === null){
+                          vErrors = [err4];
+                        }
+                        else {
+                          vErrors.push(err4);
+                        }
+                        errors++;
+                      }
+                      var valid4 = _errs9 === errors;
+                    }
+                    else {
+                      var valid4 = true;
+                    }
+                    if(valid4){
+                      if(data.maxLength !== undefined){
+                        let data2 = data.maxLength;
+                        const _errs11 = errors;
+                        if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+                          const err5 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
+                          if(vErrors === null){
+                            vErrors = [err5];
+                          }
+                          else {
+                            vErrors.push(err5);
+                          }
+                          errors++;
+                        }
+                        var valid4 = _errs11 === errors;
+                      }
+                      else {
+                        var valid4 = true;
+                      }
+                      if(valid4){
+                        if(data.minLength !== undefined){
+                          let data3 = data.minLength;
+                          const _errs13 = errors;
+                          if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                            const err6 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
+                            if(vErrors === null){
+                              vErrors = [err6];
+                            }
+                            else {
+                              vErrors.push(err6);
+                            }
+                            errors++;
+                          }
+                          var valid4 = _errs13 === errors;
+                        }
+                        else {
+                          var valid4 = true;
+                        }
+                        if(valid4){
+                          if(data.title !== undefined){
+                            const _errs15 = errors;
+                            if(typeof data.title !== "string"){
+                              const err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err7];
+                              }
+                              else {
+                                vErrors.push(err7);
+                              }
+                              errors++;
+                            }
+                            var valid4 = _errs15 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data.type !== undefined){
+                              let data5 = data.type;
+                              const _errs17 = errors;
+                              if(typeof data5 !== "string"){
+                                const err8 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err8];
+                                }
+                                else {
+                                  vErrors.push(err8);
+                                }
+                                errors++;
+                              }
+                              if("string" !== data5){
+                                const err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err9];
+                                }
+                                else {
+                                  vErrors.push(err9);
+                                }
+                                errors++;
+                              }
+                              var valid4 = _errs17 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err10 = {instancePath,schemaPath:"StringSchema/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err10];
+                }
+                else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+          }
+          else if(tag0 === "integer"){
+            const _errs20 = errors;
+            if(errors === _errs20){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if((data.type === undefined) && (missing2 = "type")){
+                  const err11 = {instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
+                  if(vErrors === null){
+                    vErrors = [err11];
+                  }
+                  else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data.description !== undefined){
+                    const _errs22 = errors;
+                    if(typeof data.description !== "string"){
+                      const err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err12];
+                      }
+                      else {
+                        vErrors.push(err12);
+                      }
+                      errors++;
+                    }
+                    var valid7 = _errs22 === errors;
+                  }
+                  else {
+                    var valid7 = true;
+                  }
+                  if(valid7){
+                    if(data.maximum !== undefined){
+                      const _errs24 = errors;
+                      if(!(typeof data.maximum == "number")){
+                        const err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
+                        if(vErrors === null){
+                          vErrors = [err13];
+                        }
+                        else {
+                          vErrors.push(err13);
+                        }
+                        errors++;
+                      }
+                      var valid7 = _errs24 === errors;
+                    }
+                    else {
+                      var valid7 = true;
+                    }
+                    if(valid7){
+                      if(data.minimum !== undefined){
+                        const _errs26 = errors;
+                        if(!(typeof data.minimum == "number")){
+                          const err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
+                          if(vErrors === null){
+                            vErrors = [err14];
+                          }
+                          else {
+                            vErrors.push(err14);
+                          }
+                          errors++;
+                        }
+                        var valid7 = _errs26 === errors;
+                      }
+                      else {
+                        var valid7 = true;
+                      }
+                      if(valid7){
+                        if(data.title !== undefined){
+                          const _errs28 = errors;
+                          if(typeof data.title !== "string"){
+                            const err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err15];
+                            }
+                            else {
+                              vErrors.push(err15);
+                            }
+                            errors++;
+                          }
+                          var valid7 = _errs28 === errors;
+                        }
+                        else {
+                          var valid7 = true;
+                        }
+                        if(valid7){
+                          if(data.type !== undefined){
+                            let data10 = data.type;
+                            const _errs30 = errors;
+                            if(typeof data10 !== "string"){
+                              const err16 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err16];
+                              }
+                              else {
+                                vErrors.push(err16);
+                              }
+                              errors++;
+                            }
+                            if(!((data10 === "integer") || (data10 === "number"))){
+                              const err17 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
+                              if(vErrors === null){
+                                vErrors = [err17];
+                              }
+                              else {
+                                vErrors.push(err17);
+                              }
+                              errors++;
+                            }
+                            var valid7 = _errs30 === errors;
+                          }
+                          else {
+                            var valid7 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err18 = {instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err18];
+                }
+                else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+          }
+          else if(tag0 === "number"){
+            const _errs33 = errors;
+            if(errors === _errs33){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing3;
+                if((data.type === undefined) && (missing3 = "type")){
+                  const err19 = {instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
+                  if(vErrors === null){
+                    vErrors = [err19];
+                  }
+                  else {
+                    vErrors.push(err19);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data.description !== undefined){
+                    const _errs35 = errors;
+                    if(typeof data.description !== "string"){
+                      const err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err20];
+                      }
+                      else {
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                    var valid10 = _errs35 === errors;
+                  }
+                  else {
+                    var valid10 = true;
+                  }
+                  if(valid10){
+                    if(data.maximum !== undefined){
+                      const _errs37 = errors;
+                      if(!(typeof data.maximum == "number")){
+                        const err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
+                        if(vErrors === null){
+                          vErrors = [err21];
+                        }
+                        else {
+                          vErrors.push(err21);
+                        }
+                        errors++;
+                      }
+                      var valid10 = _errs37 === errors;
+                    }
+                    else {
+                      var valid10 = true;
+                    }
+                    if(valid10){
+                      if(data.minimum !== undefined){
+                        const _errs39 = errors;
+                        if(!(typeof data.minimum == "number")){
+                          const err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
+                          if(vErrors === null){
+                            vErrors = [err22];
+                          }
+                          else {
+                            vErrors.push(err22);
+                          }
+                          errors++;
+                        }
+                        var valid10 = _errs39 === errors;
+                      }
+                      else {
+                        var valid10 = true;
+                      }
+                      if(valid10){
+                        if(data.title !== undefined){
+                          const _errs41 = errors;
+                          if(typeof data.title !== "string"){
+                            const err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err23];
+                            }
+                            else {
+                              vErrors.push(err23);
+                            }
+                            errors++;
+                          }
+                          var valid10 = _errs41 === errors;
+                        }
+                        else {
+                          var valid10 = true;
+                        }
+                        if(valid10){
+                          if(data.type !== undefined){
+                            let data15 = data.type;
+                            const _errs43 = errors;
+                            if(typeof data15 !== "string"){
+                              const err24 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err24];
+                              }
+                              else {
+                                vErrors.push(err24);
+                              }
+                              errors++;
+                            }
+                            if(!((data15 === "integer") || (data15 === "number"))){
+                              const err25 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
+                              if(vErrors === null){
+                                vErrors = [err25];
+                              }
+                              else {
+                                vErrors.push(err25);
+                              }
+                              errors++;
+                            }
+                            var valid10 = _errs43 === errors;
+                          }
+                          else {
+                            var valid10 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err26 = {instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err26];
+                }
+                else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+          }
+          else if(tag0 === "boolean"){
+            const _errs46 = errors;
+            if(errors === _errs46){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing4;
+                if((data.type === undefined) && (missing4 = "type")){
+                  const err27 = {instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
+                  if(vErrors === null){
+                    vErrors = [err27];
+                  }
+                  else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+                else {
+                  if(data.default !== undefined){
+                    const _errs48 = errors;
+                    if(typeof data.default !== "boolean"){
+                      const err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
+                      if(vErrors === null){
+                        vErrors = [err28];
+                      }
+                      else {
+                        vErrors.push(err28);
+                      }
+                      errors++;
+                    }
+                    var valid13 = _errs48 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.description !== undefined){
+                      const _errs50 = errors;
+                      if(typeof data.description !== "string"){
+                        const err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err29];
+                        }
+                        else {
+                          vErrors.push(err29);
+                        }
+                        errors++;
+                      }
+                      var valid13 = _errs50 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                    if(valid13){
+                      if(data.title !== undefined){
+                        const _errs52 = errors;
+                        if(typeof data.title !== "string"){
+                          const err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+                          if(vErrors === null){
+                            vErrors = [err30];
+                          }
+                          else {
+                            vErrors.push(err30);
+                          }
+                          errors++;
+                        }
+                        var valid13 = _errs52 === errors;
+                      }
+                      else {
+                        var valid13 = true;
+                      }
+                      if(valid13){
+                        if(data.type !== undefined){
+                          let data19 = data.type;
+                          const _errs54 = errors;
+                          if(typeof data19 !== "string"){
+                            const err31 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+                            if(vErrors === null){
+                              vErrors = [err31];
+                            }
+                            else {
+                              vErrors.push(err31);
+                            }
+                            errors++;
+                          }
+                          if("boolean" !== data19){
+                            const err32 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}};
+                            if(vErrors === null){
+                              vErrors = [err32];
+                            }
+                            else {
+                              vErrors.push(err32);
+                            }
+                            errors++;
+                          }
+                          var valid13 = _errs54 === errors;
+                        }
+                        else {
+                          var valid13 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                const err33 = {instancePath,schemaPath:"BooleanSchema/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err33];
+                }
+                else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+          }
+          else {
+            const err34 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+            if(vErrors === null){
+              vErrors = [err34];
+            }
+            else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err35 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+          if(vErrors === null){
+            vErrors = [err35];
+          }
+          else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err36 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err36];
+      }
+      else {
+        vErrors.push(err36);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs56 = errors;
+    const _errs57 = errors;
+    if(errors === _errs57){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        let missing5;
+        if(((data.enum === undefined) && (missing5 = "enum")) || ((data.type === undefined) && (missing5 = "type"))){
+          const err37 = {instancePath,schemaPath:"EnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
+          if(vErrors === null){
+            vErrors = [err37];
+          }
+          else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+        else {
+          if(data.description !== undefined){
+            const _errs59 = errors;
+            if(typeof data.description !== "string"){
+              const err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err38];
+              }
+              else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+            var valid15 = _errs59 === errors;
+          }
+          else {
+            var valid15 = true;
+          }
+          if(valid15){
+            if(data.enum !== undefined){
+              let data21 = data.enum;
+              const _errs61 = errors;
+              if(errors === _errs61){
+                if(Array.isArray(data21)){
+                  var valid16 = true;
+                  const len0 = data21.length;
+                  for(let i0=0; i0<len0; i0++){
+                    const _errs63 = errors;
+                    if(typeof data21[i0] !== "string"){
+                      const err39 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"EnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err39];
+                      }
+                      else {
+                        vErrors.push(err39);
+                      }
+                      errors++;
+                    }
+                    var valid16 = _errs63 === errors;
+                    if(!valid16){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  const err40 = {instancePath:instancePath+"/enum",schemaPath:"EnumSchema/properties/enum/type",keyword:"type",params:{type: "array"}};
+                  if(vErrors === null){
+                    vErrors = [err40];
+                  }
+                  else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+              }
+              var valid15 = _errs61 === errors;
+            }
+            else {
+              var valid15 = true;
+            }
+            if(valid15){
+              if(data.enumNames !== undefined){
+                let data23 = data.enumNames;
+                const _errs65 = errors;
+                if(errors === _errs65){
+                  if(Array.isArray(data23)){
+                    var valid17 = true;
+                    const len1 = data23.length;
+                    for(let i1=0; i1<len1; i1++){
+                      const _errs67 = errors;
+                      if(typeof data23[i1] !== "string"){
+                        const err41 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"EnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"}};
+                        if(vErrors === null){
+                          vErrors = [err41];
+                        }
+                        else {
+                          vErrors.push(err41);
+                        }
+                        errors++;
+                      }
+                      var valid17 = _errs67 === errors;
+                      if(!valid17){
+                        break;
+                      }
+                    }
+                  }
+                  else {
+                    const err42 = {instancePath:instancePath+"/enumNames",schemaPath:"EnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"}};
+                    if(vErrors === null){
+                      vErrors = [err42];
+                    }
+                    else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+                var valid15 = _errs65 === errors;
+              }
+              else {
+                var valid15 = true;
+              }
+              if(valid15){
+                if(data.title !== undefined){
+                  const _errs69 = errors;
+                  if(typeof data.title !== "string"){
+                    const err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+                    if(vErrors === null){
+                      vErrors = [err43];
+                    }
+                    else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                  var valid15 = _errs69 === errors;
+                }
+                else {
+                  var valid15 = true;
+                }
+                if(valid15){
+                  if(data.type !== undefined){
+                    let data26 = data.type;
+                    const _errs71 = errors;
+                    if(typeof data26 !== "string"){
+                      const err44 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err44];
+                      }
+                      else {
+                        vErrors.push(err44);
+                      }
+                      errors++;
+                    }
+                    if("string" !== data26){
+                      const err45 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
+                      if(vErrors === null){
+                        vErrors = [err45];
+                      }
+                      else {
+                        vErrors.push(err45);
+                      }
+                      errors++;
+                    }
+                    var valid15 = _errs71 === errors;
+                  }
+                  else {
+                    var valid15 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      else {
+        const err46 = {instancePath,schemaPath:"EnumSchema/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err46];
+        }
+        else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs56 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err47 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err47];
+    }
+    else {
+      vErrors.push(err47);
+    }
+    errors++;
+    validate67.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate67.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate66(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ElicitRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("elicitation/create" !== data0){
+            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
+                  validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.message !== undefined){
+                    const _errs5 = errors;
+                    if(typeof data1.message !== "string"){
+                      validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.requestedSchema !== undefined){
+                      let data3 = data1.requestedSchema;
+                      const _errs7 = errors;
+                      if(errors === _errs7){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                          let missing2;
+                          if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
+                            validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+                            return false;
+                          }
+                          else {
+                            if(data3.properties !== undefined){
+                              let data4 = data3.properties;
+                              const _errs9 = errors;
+                              if(errors === _errs9){
+                                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                                  for(const key0 in data4){
+                                    const _errs12 = errors;
+                                    if(!(validate67(data4[key0]))){
+                                      vErrors = vErrors === null ? rebaseErrors(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(rebaseErrors(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+                                      errors = vErrors.length;
+                                    }
+                                    var valid3 = _errs12 === errors;
+                                    if(!valid3){
+                                      break;
+                                    }
+                                  }
+                                }
+                                else {
+                                  validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/properties",schemaPath:"#/properties/params/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                                  return false;
+                                }
+                              }
+                              var valid2 = _errs9 === errors;
+                            }
+                            else {
+                              var valid2 = true;
+                            }
+                            if(valid2){
+                              if(data3.required !== undefined){
+                                let data6 = data3.required;
+                                const _errs13 = errors;
+                                if(errors === _errs13){
+                                  if(Array.isArray(data6)){
+                                    var valid4 = true;
+                                    const len0 = data6.length;
+                                    for(let i0=0; i0<len0; i0++){
+                                      const _errs15 = errors;
+                                      if(typeof data6[i0] !== "string"){
+                                        validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required/" + i0,schemaPath:"#/properties/params/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                        return false;
+                                      }
+                                      var valid4 = _errs15 === errors;
+                                      if(!valid4){
+                                        break;
+                                      }
+                                    }
+                                  }
+                                  else {
+                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required",schemaPath:"#/properties/params/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                                    return false;
+                                  }
+                                }
+                                var valid2 = _errs13 === errors;
+                              }
+                              else {
+                                var valid2 = true;
+                              }
+                              if(valid2){
+                                if(data3.type !== undefined){
+                                  let data8 = data3.type;
+                                  const _errs17 = errors;
+                                  if(typeof data8 !== "string"){
+                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                                    return false;
+                                  }
+                                  if("object" !== data8){
+                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                                    return false;
+                                  }
+                                  var valid2 = _errs17 === errors;
+                                }
+                                else {
+                                  var valid2 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid1 = _errs7 === errors;
+                    }
+                    else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate66.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateElicitResult = validate69;
+
+// prettier-ignore
+function validate69(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ElicitResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.action === undefined) && (missing0 = "action")){
+        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.action !== undefined){
+            let data1 = data.action;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
+              validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.content !== undefined){
+              let data2 = data.content;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  for(const key0 in data2){
+                    let data3 = data2[key0];
+                    const _errs9 = errors;
+                    if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+                      validate69.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}}];
+                      return false;
+                    }
+                    var valid1 = _errs9 === errors;
+                    if(!valid1){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate69.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateEmbeddedResource = validate25;
+
+// prettier-ignore
+export const validateEmptyResult = validate70;
+
+// prettier-ignore
+const schema76 = {"$id":"EmptyResult","$ref":"Result"};
+
+// prettier-ignore
+function validate70(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EmptyResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  if(errors === _errs0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs3 = errors;
+        if(errors === _errs3){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate70.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate70.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
@@ -2166,30 +5639,26 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema33 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateEnumSchema = validate71;
 
 // prettier-ignore
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListResourceTemplatesRequest" */;
+function validate71(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EnumSchema" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
+      if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
         validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.description !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/templates/list" !== data0){
-            validate71.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+          if(typeof data.description !== "string"){
+            validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2198,20 +5667,27 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          if(data.enum !== undefined){
+            let data1 = data.enum;
             const _errs3 = errors;
             if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate71.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+              if(Array.isArray(data1)){
+                var valid1 = true;
+                const len0 = data1.length;
+                for(let i0=0; i0<len0; i0++){
+                  const _errs5 = errors;
+                  if(typeof data1[i0] !== "string"){
+                    validate71.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
                     return false;
+                  }
+                  var valid1 = _errs5 === errors;
+                  if(!valid1){
+                    break;
                   }
                 }
               }
               else {
-                validate71.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate71.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -2219,6 +5695,68 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
           }
           else {
             var valid0 = true;
+          }
+          if(valid0){
+            if(data.enumNames !== undefined){
+              let data3 = data.enumNames;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(Array.isArray(data3)){
+                  var valid2 = true;
+                  const len1 = data3.length;
+                  for(let i1=0; i1<len1; i1++){
+                    const _errs9 = errors;
+                    if(typeof data3[i1] !== "string"){
+                      validate71.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid2 = _errs9 === errors;
+                    if(!valid2){
+                      break;
+                    }
+                  }
+                }
+                else {
+                  validate71.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.title !== undefined){
+                const _errs11 = errors;
+                if(typeof data.title !== "string"){
+                  validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs11 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.type !== undefined){
+                  let data6 = data.type;
+                  const _errs13 = errors;
+                  if(typeof data6 !== "string"){
+                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  if("string" !== data6){
+                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs13 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
           }
         }
       }
@@ -2233,11 +5771,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema34 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateGetPromptRequest = validate72;
 
 // prettier-ignore
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ReadResourceRequest" */;
+function validate72(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="GetPromptRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
@@ -2255,8 +5794,8 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
             validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("resources/read" !== data0){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+          if("prompts/get" !== data0){
+            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2271,15 +5810,49 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
+                if((data1.name === undefined) && (missing1 = "name")){
                   validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate72.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
+                  if(data1.arguments !== undefined){
+                    let data2 = data1.arguments;
+                    const _errs5 = errors;
+                    if(errors === _errs5){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        for(const key0 in data2){
+                          const _errs8 = errors;
+                          if(typeof data2[key0] !== "string"){
+                            validate72.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs8 === errors;
+                          if(!valid2){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate72.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                  if(valid1){
+                    if(data1.name !== undefined){
+                      const _errs10 = errors;
+                      if(typeof data1.name !== "string"){
+                        validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                      var valid1 = _errs10 === errors;
+                    }
+                    else {
+                      var valid1 = true;
                     }
                   }
                 }
@@ -2307,105 +5880,33 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema35 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateGetPromptResult = validate73;
 
 // prettier-ignore
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SubscribeRequest" */;
+const schema80 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+
+// prettier-ignore
+const schema81 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
+
+// prettier-ignore
+function validate74(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptMessage" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate73.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate73.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate73.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate73.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema36 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
         validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        if(data.content !== undefined){
           const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
+          if(!(validate18(data.content))){
+            vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
+            errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
         }
@@ -2413,31 +5914,18 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
-                      validate74.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.role !== undefined){
+            let data1 = data.role;
+            const _errs2 = errors;
+            if(typeof data1 !== "string"){
+              validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs3 === errors;
+            if(!((data1 === "assistant") || (data1 === "user"))){
+              validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
           }
           else {
             var valid0 = true;
@@ -2455,2622 +5943,8 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 // prettier-ignore
-const schema37 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListPromptsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate75.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate75.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate75.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema38 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate76.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate76.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate76.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.name !== undefined){
-                      const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
-                        validate76.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate76.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema39 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate77.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
-                    validate77.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate77.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate77.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate79.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
-    return false;
-  }
-  validate79.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.level !== undefined){
-                    if(!(validate79(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                }
-              }
-              else {
-                validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate78.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.name !== undefined){
-          const _errs1 = errors;
-          if(typeof data.name !== "string"){
-            validate82.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.title !== undefined){
-            const _errs3 = errors;
-            if(typeof data.title !== "string"){
-              validate82.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
-              const _errs5 = errors;
-              if(typeof data2 !== "string"){
-                validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("ref/prompt" !== data2){
-                validate82.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema44 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ResourceTemplateReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.type !== undefined){
-          let data0 = data.type;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate83.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.uri !== undefined){
-            const _errs3 = errors;
-            if(typeof data.uri !== "string"){
-              validate83.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate83.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate81.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate81.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          if(data2.name !== undefined){
-                            const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
-                              validate81.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            if(data2.value !== undefined){
-                              const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
-                                validate81.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate81.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.context !== undefined){
-                      let data5 = data1.context;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          if(data5.arguments !== undefined){
-                            let data6 = data5.arguments;
-                            const _errs13 = errors;
-                            if(errors === _errs13){
-                              if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                                for(const key0 in data6){
-                                  const _errs16 = errors;
-                                  if(typeof data6[key0] !== "string"){
-                                    validate81.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  var valid4 = _errs16 === errors;
-                                  if(!valid4){
-                                    break;
-                                  }
-                                }
-                              }
-                              else {
-                                validate81.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate81.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.ref !== undefined){
-                        let data8 = data1.ref;
-                        const _errs18 = errors;
-                        if(errors === _errs18){
-                          if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                            let missing3;
-                            if((data8.type === undefined) && (missing3 = "type")){
-                              validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                              return false;
-                            }
-                            else {
-                              const tag0 = data8.type;
-                              if(typeof tag0 == "string"){
-                                if(tag0 === "ref/prompt"){
-                                  if(!(validate82(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                    vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-                                    errors = vErrors.length;
-                                  }
-                                }
-                                else if(tag0 === "ref/resource"){
-                                  if(!(validate83(data8, {instancePath:instancePath+"/params/ref",parentData:data1,parentDataProperty:"ref",rootData}))){
-                                    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-                                    errors = vErrors.length;
-                                  }
-                                }
-                                else {
-                                  validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                  return false;
-                                }
-                              }
-                              else {
-                                validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                          }
-                          else {
-                            validate81.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs18 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate81.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate81.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            if(!(validate70(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/read"){
-            if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            if(!(validate73(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/list"){
-            if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "tools/call"){
-            if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate63.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate63.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateClientResult = validate99;
-
-// prettier-ignore
-const schema45 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"},{"$ref":"ElicitResult"}]};
-
-// prettier-ignore
-const schema46 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate100.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate100.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema47 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
-
-// prettier-ignore
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate102.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate32(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "audio"){
-                      if(!(validate24(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate102.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.model !== undefined){
-              const _errs10 = errors;
-              if(typeof data.model !== "string"){
-                validate102.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.role !== undefined){
-                const _errs12 = errors;
-                if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-                  vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.stopReason !== undefined){
-                  const _errs13 = errors;
-                  if(typeof data.stopReason !== "string"){
-                    validate102.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs13 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema48 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
-
-// prettier-ignore
-const schema49 = {"$id":"Root","properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Root" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate109.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.name !== undefined){
-            const _errs4 = errors;
-            if(typeof data.name !== "string"){
-              validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.uri !== undefined){
-              const _errs6 = errors;
-              if(typeof data.uri !== "string"){
-                validate109.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate109.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ListRootsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate108.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs6 = errors;
-                  if(!(validate109(data1[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema50 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","integer","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
-
-// prettier-ignore
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.action === undefined) && (missing0 = "action")){
-        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate112.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.action !== undefined){
-            let data1 = data.action;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate112.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-              validate112.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema50.properties.action.enum}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.content !== undefined){
-              let data2 = data.content;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  for(const key0 in data2){
-                    let data3 = data2[key0];
-                    const _errs9 = errors;
-                    if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
-                      validate112.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema50.properties.content.additionalProperties.type}}];
-                      return false;
-                    }
-                    var valid1 = _errs9 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate112.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate112.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ClientResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate99.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate99.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateCompleteRequest = validate81;
-
-// prettier-ignore
-export const validateCompleteResult = validate114;
-
-// prettier-ignore
-const schema51 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
-
-// prettier-ignore
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CompleteResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate114.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate114.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.hasMore !== undefined){
-                    const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
-                      validate114.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate114.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate114.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate114.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate114.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateContentBlock = validate31;
-
-// prettier-ignore
-export const validateCreateMessageRequest = validate115;
-
-// prettier-ignore
-const schema52 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema53 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.content !== undefined){
-          let data0 = data.content;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate32(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate34(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate24(data0, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-                      vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate116.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs7 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema54 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
-
-// prettier-ignore
-const schema55 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
-          validate123.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate123.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate122.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate122.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate122.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs5 = errors;
-                if(!(validate123(data1[i0], {instancePath:instancePath+"/hints/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate122.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data3 = data.intelligencePriority;
-            const _errs6 = errors;
-            if(errors === _errs6){
-              if(typeof data3 == "number"){
-                if(data3 > 1 || isNaN(data3)){
-                  validate122.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data3 < 0 || isNaN(data3)){
-                    validate122.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate122.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs6 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.speedPriority !== undefined){
-              let data4 = data.speedPriority;
-              const _errs8 = errors;
-              if(errors === _errs8){
-                if(typeof data4 == "number"){
-                  if(data4 > 1 || isNaN(data4)){
-                    validate122.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data4 < 0 || isNaN(data4)){
-                      validate122.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate122.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="CreateMessageRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate115.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("sampling/createMessage" !== data0){
-            validate115.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-                  validate115.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate115.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate115.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema52.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate115.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate116(data4[i0], {instancePath:instancePath+"/params/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-                                vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate115.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate115.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          if(data1.modelPreferences !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate122(data1.modelPreferences, {instancePath:instancePath+"/params/modelPreferences",parentData:data1,parentDataProperty:"modelPreferences",rootData}))){
-                              vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate115.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate115.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              if(data1.systemPrompt !== undefined){
-                                const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
-                                  validate115.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                if(data1.temperature !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
-                                    validate115.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate115.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateCreateMessageResult = validate102;
-
-// prettier-ignore
-export const validateCursor = validate126;
-
-// prettier-ignore
-const schema56 = {"$id":"Cursor","type":"string"};
-
-// prettier-ignore
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Cursor" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateElicitRequest = validate127;
-
-// prettier-ignore
-const schema57 = {"$id":"ElicitRequest","properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema58 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"}]},{"$ref":"EnumSchema"}]};
-
-// prettier-ignore
-const schema59 = {"$id":"StringSchema","properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
-
-// prettier-ignore
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="StringSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate129.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.format !== undefined){
-            let data1 = data.format;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate129.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
-              validate129.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema59.properties.format.enum}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.maxLength !== undefined){
-              let data2 = data.maxLength;
-              const _errs5 = errors;
-              if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-                validate129.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.minLength !== undefined){
-                let data3 = data.minLength;
-                const _errs7 = errors;
-                if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                  validate129.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.title !== undefined){
-                  const _errs9 = errors;
-                  if(typeof data.title !== "string"){
-                    validate129.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
-                    const _errs11 = errors;
-                    if(typeof data5 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("string" !== data5){
-                      validate129.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema60 = {"$id":"NumberSchema","properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
-
-// prettier-ignore
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="NumberSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate130.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.maximum !== undefined){
-            const _errs3 = errors;
-            if(!(typeof data.maximum == "number")){
-              validate130.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.minimum !== undefined){
-              const _errs5 = errors;
-              if(!(typeof data.minimum == "number")){
-                validate130.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.title !== undefined){
-                const _errs7 = errors;
-                if(typeof data.title !== "string"){
-                  validate130.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
-                  const _errs9 = errors;
-                  if(typeof data4 !== "string"){
-                    validate130.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if(!((data4 === "integer") || (data4 === "number"))){
-                    validate130.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema60.properties.type.enum}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate130.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-const schema61 = {"$id":"EnumSchema","properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
-
-// prettier-ignore
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EnumSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate135.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.enum !== undefined){
-            let data1 = data.enum;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs5 = errors;
-                  if(typeof data1[i0] !== "string"){
-                    validate135.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid1 = _errs5 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate135.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.enumNames !== undefined){
-              let data3 = data.enumNames;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(Array.isArray(data3)){
-                  var valid2 = true;
-                  const len1 = data3.length;
-                  for(let i1=0; i1<len1; i1++){
-                    const _errs9 = errors;
-                    if(typeof data3[i1] !== "string"){
-                      validate135.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid2 = _errs9 === errors;
-                    if(!valid2){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate135.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.title !== undefined){
-                const _errs11 = errors;
-                if(typeof data.title !== "string"){
-                  validate135.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs11 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.type !== undefined){
-                  let data6 = data.type;
-                  const _errs13 = errors;
-                  if(typeof data6 !== "string"){
-                    validate135.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if("string" !== data6){
-                    validate135.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs13 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate135.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PrimitiveSchemaDefinition" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(errors === _errs1){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      else {
-        const tag0 = data.type;
-        if(typeof tag0 == "string"){
-          if(tag0 === "string"){
-            if(!(validate129(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "integer"){
-            if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "number"){
-            if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "boolean"){
-            if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-              errors = vErrors.length;
-            }
-          }
-          else {
-            const err1 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
-            if(vErrors === null){
-              vErrors = [err1];
-            }
-            else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err2 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
-          if(vErrors === null){
-            vErrors = [err2];
-          }
-          else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-    }
-    else {
-      const err3 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err3];
-      }
-      else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if(!valid0){
-    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err4];
-    }
-    else {
-      vErrors.push(err4);
-    }
-    errors++;
-    validate128.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ElicitRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.method !== undefined){
-          let data0 = data.method;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("elicitation/create" !== data0){
-            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
-                  validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  if(data1.message !== undefined){
-                    const _errs5 = errors;
-                    if(typeof data1.message !== "string"){
-                      validate127.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    if(data1.requestedSchema !== undefined){
-                      let data3 = data1.requestedSchema;
-                      const _errs7 = errors;
-                      if(errors === _errs7){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          let missing2;
-                          if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
-                            validate127.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
-                            return false;
-                          }
-                          else {
-                            if(data3.properties !== undefined){
-                              let data4 = data3.properties;
-                              const _errs9 = errors;
-                              if(errors === _errs9){
-                                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                                  for(const key0 in data4){
-                                    const _errs12 = errors;
-                                    if(!(validate128(data4[key0], {instancePath:instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
-                                      vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
-                                      errors = vErrors.length;
-                                    }
-                                    var valid3 = _errs12 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/properties",schemaPath:"#/properties/params/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                            if(valid2){
-                              if(data3.required !== undefined){
-                                let data6 = data3.required;
-                                const _errs13 = errors;
-                                if(errors === _errs13){
-                                  if(Array.isArray(data6)){
-                                    var valid4 = true;
-                                    const len0 = data6.length;
-                                    for(let i0=0; i0<len0; i0++){
-                                      const _errs15 = errors;
-                                      if(typeof data6[i0] !== "string"){
-                                        validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/required/" + i0,schemaPath:"#/properties/params/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                        return false;
-                                      }
-                                      var valid4 = _errs15 === errors;
-                                      if(!valid4){
-                                        break;
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/required",schemaPath:"#/properties/params/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                                    return false;
-                                  }
-                                }
-                                var valid2 = _errs13 === errors;
-                              }
-                              else {
-                                var valid2 = true;
-                              }
-                              if(valid2){
-                                if(data3.type !== undefined){
-                                  let data8 = data3.type;
-                                  const _errs17 = errors;
-                                  if(typeof data8 !== "string"){
-                                    validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  if("object" !== data8){
-                                    validate127.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                                    return false;
-                                  }
-                                  var valid2 = _errs17 === errors;
-                                }
-                                else {
-                                  var valid2 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate127.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateElicitResult = validate112;
-
-// prettier-ignore
-export const validateEmbeddedResource = validate38;
-
-// prettier-ignore
-export const validateEmptyResult = validate138;
-
-// prettier-ignore
-const schema62 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-    errors = vErrors.length;
-  }
-  validate138.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateEnumSchema = validate135;
-
-// prettier-ignore
-export const validateGetPromptRequest = validate76;
-
-// prettier-ignore
-export const validateGetPromptResult = validate140;
-
-// prettier-ignore
-const schema63 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema64 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.content !== undefined){
-          const _errs1 = errors;
-          if(!(validate31(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.role !== undefined){
-            const _errs2 = errors;
-            if(!(validate22(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate141.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="GetPromptResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5078,7 +5952,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.messages === undefined) && (missing0 = "messages")){
-        validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5089,7 +5963,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate140.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate73.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5102,7 +5976,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.description !== undefined){
             const _errs4 = errors;
             if(typeof data.description !== "string"){
-              validate140.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+              validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -5120,8 +5994,8 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate141(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+                    if(!(validate74(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate74.errors, instancePath+"/messages/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -5131,7 +6005,7 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate140.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+                  validate73.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -5145,209 +6019,97 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate140.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateImageContent = validate34;
+export const validateImageContent = validate21;
 
 // prettier-ignore
-export const validateImplementation = validate66;
+export const validateImplementation = validate77;
 
 // prettier-ignore
-export const validateInitializeRequest = validate64;
-
-// prettier-ignore
-export const validateInitializeResult = validate145;
-
-// prettier-ignore
-const schema65 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema66 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ServerCapabilities" */;
+function validate77(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Implementation" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate146.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-              for(const key0 in data1){
-                let data2 = data1[key0];
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  }
-                  else {
-                    validate146.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs7 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate146.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
           }
-          var valid0 = _errs4 === errors;
+          var valid0 = _errs1 === errors;
         }
         else {
           var valid0 = true;
         }
         if(valid0){
-          if(data.logging !== undefined){
-            let data3 = data.logging;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-              }
-              else {
-                validate146.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
+          if(data.title !== undefined){
+            const _errs3 = errors;
+            if(typeof data.title !== "string"){
+              validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              return false;
             }
-            var valid0 = _errs10 === errors;
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data4 = data.prompts;
-              const _errs13 = errors;
-              if(errors === _errs13){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.listChanged !== undefined){
-                    if(typeof data4.listChanged !== "boolean"){
-                      validate146.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate146.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
+            if(data.version !== undefined){
+              const _errs5 = errors;
+              if(typeof data.version !== "string"){
+                validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+                return false;
               }
-              var valid0 = _errs13 === errors;
+              var valid0 = _errs5 === errors;
             }
             else {
               var valid0 = true;
-            }
-            if(valid0){
-              if(data.resources !== undefined){
-                let data6 = data.resources;
-                const _errs17 = errors;
-                if(errors === _errs17){
-                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    if(data6.listChanged !== undefined){
-                      const _errs19 = errors;
-                      if(typeof data6.listChanged !== "boolean"){
-                        validate146.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs19 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      if(data6.subscribe !== undefined){
-                        const _errs21 = errors;
-                        if(typeof data6.subscribe !== "boolean"){
-                          validate146.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                        var valid3 = _errs21 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                  else {
-                    validate146.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs17 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                if(data.tools !== undefined){
-                  let data9 = data.tools;
-                  const _errs23 = errors;
-                  if(errors === _errs23){
-                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      if(data9.listChanged !== undefined){
-                        if(typeof data9.listChanged !== "boolean"){
-                          validate146.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate146.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs23 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
             }
           }
         }
       }
     }
     else {
-      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate146.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateInitializeRequest = validate40;
+
+// prettier-ignore
+export const validateInitializeResult = validate78;
+
+// prettier-ignore
+const schema84 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+
+// prettier-ignore
+const schema85 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
+
+// prettier-ignore
+function validate78(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="InitializeResult" */;
   let vErrors = null;
   let errors = 0;
@@ -5355,7 +6117,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5366,7 +6128,7 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate145.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5377,10 +6139,174 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.capabilities !== undefined){
+            let data1 = data.capabilities;
             const _errs4 = errors;
-            if(!(validate146(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-              vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-              errors = vErrors.length;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.completions !== undefined){
+                  let data2 = data1.completions;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate78.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid2 = _errs7 === errors;
+                }
+                else {
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data1.experimental !== undefined){
+                    let data3 = data1.experimental;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        for(const key0 in data3){
+                          let data4 = data3[key0];
+                          const _errs13 = errors;
+                          if(errors === _errs13){
+                            if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                            }
+                            else {
+                              validate78.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid3 = _errs13 === errors;
+                          if(!valid3){
+                            break;
+                          }
+                        }
+                      }
+                      else {
+                        validate78.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                    var valid2 = _errs10 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                  if(valid2){
+                    if(data1.logging !== undefined){
+                      let data5 = data1.logging;
+                      const _errs16 = errors;
+                      if(errors === _errs16){
+                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                        }
+                        else {
+                          validate78.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid2 = _errs16 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data1.prompts !== undefined){
+                        let data6 = data1.prompts;
+                        const _errs19 = errors;
+                        if(errors === _errs19){
+                          if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                            if(data6.listChanged !== undefined){
+                              if(typeof data6.listChanged !== "boolean"){
+                                validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                return false;
+                              }
+                            }
+                          }
+                          else {
+                            validate78.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                        var valid2 = _errs19 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                      if(valid2){
+                        if(data1.resources !== undefined){
+                          let data8 = data1.resources;
+                          const _errs23 = errors;
+                          if(errors === _errs23){
+                            if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                              if(data8.listChanged !== undefined){
+                                const _errs25 = errors;
+                                if(typeof data8.listChanged !== "boolean"){
+                                  validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                  return false;
+                                }
+                                var valid5 = _errs25 === errors;
+                              }
+                              else {
+                                var valid5 = true;
+                              }
+                              if(valid5){
+                                if(data8.subscribe !== undefined){
+                                  const _errs27 = errors;
+                                  if(typeof data8.subscribe !== "boolean"){
+                                    validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                  var valid5 = _errs27 === errors;
+                                }
+                                else {
+                                  var valid5 = true;
+                                }
+                              }
+                            }
+                            else {
+                              validate78.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                              return false;
+                            }
+                          }
+                          var valid2 = _errs23 === errors;
+                        }
+                        else {
+                          var valid2 = true;
+                        }
+                        if(valid2){
+                          if(data1.tools !== undefined){
+                            let data11 = data1.tools;
+                            const _errs29 = errors;
+                            if(errors === _errs29){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                                if(data11.listChanged !== undefined){
+                                  if(typeof data11.listChanged !== "boolean"){
+                                    validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                                    return false;
+                                  }
+                                }
+                              }
+                              else {
+                                validate78.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                            var valid2 = _errs29 === errors;
+                          }
+                          else {
+                            var valid2 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate78.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
             var valid0 = _errs4 === errors;
           }
@@ -5389,36 +6315,86 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.instructions !== undefined){
-              const _errs5 = errors;
+              const _errs33 = errors;
               if(typeof data.instructions !== "string"){
-                validate145.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+                validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs33 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.protocolVersion !== undefined){
-                const _errs7 = errors;
+                const _errs35 = errors;
                 if(typeof data.protocolVersion !== "string"){
-                  validate145.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+                  validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
-                var valid0 = _errs7 === errors;
+                var valid0 = _errs35 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.serverInfo !== undefined){
-                  const _errs9 = errors;
-                  if(!(validate66(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
-                    vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-                    errors = vErrors.length;
+                  let data15 = data.serverInfo;
+                  const _errs37 = errors;
+                  const _errs38 = errors;
+                  if(errors === _errs38){
+                    if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+                      let missing1;
+                      if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+                        validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data15.name !== undefined){
+                          const _errs40 = errors;
+                          if(typeof data15.name !== "string"){
+                            validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid8 = _errs40 === errors;
+                        }
+                        else {
+                          var valid8 = true;
+                        }
+                        if(valid8){
+                          if(data15.title !== undefined){
+                            const _errs42 = errors;
+                            if(typeof data15.title !== "string"){
+                              validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid8 = _errs42 === errors;
+                          }
+                          else {
+                            var valid8 = true;
+                          }
+                          if(valid8){
+                            if(data15.version !== undefined){
+                              const _errs44 = errors;
+                              if(typeof data15.version !== "string"){
+                                validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                              var valid8 = _errs44 === errors;
+                            }
+                            else {
+                              var valid8 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
                   }
-                  var valid0 = _errs9 === errors;
+                  var valid0 = _errs37 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -5430,25 +6406,97 @@ function validate145(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate145.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateInitializedNotification = validate54;
+export const validateInitializedNotification = validate79;
 
 // prettier-ignore
-export const validateJSONRPCError = validate149;
+function validate79(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InitializedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/initialized" !== data0){
+            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate79.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate79.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema67 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
+export const validateJSONRPCError = validate80;
 
 // prettier-ignore
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema88 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
+
+// prettier-ignore
+function validate80(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCError" */;
   let vErrors = null;
   let errors = 0;
@@ -5456,7 +6504,7 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5467,7 +6515,7 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
               let missing1;
               if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate149.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+                validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
                 return false;
               }
               else {
@@ -5475,7 +6523,7 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
                   let data1 = data0.code;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate149.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    validate80.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
                     return false;
                   }
                   var valid1 = _errs3 === errors;
@@ -5487,7 +6535,7 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data0.message !== undefined){
                     const _errs5 = errors;
                     if(typeof data0.message !== "string"){
-                      validate149.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid1 = _errs5 === errors;
@@ -5499,7 +6547,7 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             else {
-              validate149.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+              validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -5510,10 +6558,11 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.id !== undefined){
+            let data3 = data.id;
             const _errs7 = errors;
-            if(!(validate50(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-              errors = vErrors.length;
+            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+              validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+              return false;
             }
             var valid0 = _errs7 === errors;
           }
@@ -5523,16 +6572,16 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
           if(valid0){
             if(data.jsonrpc !== undefined){
               let data4 = data.jsonrpc;
-              const _errs8 = errors;
+              const _errs10 = errors;
               if(typeof data4 !== "string"){
-                validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("2.0" !== data4){
-                validate149.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
-              var valid0 = _errs8 === errors;
+              var valid0 = _errs10 === errors;
             }
             else {
               var valid0 = true;
@@ -5542,25 +6591,29 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate149.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCMessage = validate151;
+export const validateJSONRPCMessage = validate81;
 
 // prettier-ignore
-const schema68 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
+const schema90 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
 
 // prettier-ignore
-const schema69 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+const schema94 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema91 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+
+// prettier-ignore
+function validate82(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -5568,15 +6621,16 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate152.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(!(validate50(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-            errors = vErrors.length;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate82.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -5586,28 +6640,28 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.jsonrpc !== undefined){
             let data1 = data.jsonrpc;
-            const _errs2 = errors;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate152.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate152.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.method !== undefined){
-              const _errs4 = errors;
+              const _errs6 = errors;
               if(typeof data.method !== "string"){
-                validate152.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
@@ -5615,34 +6669,35 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
             if(valid0){
               if(data.params !== undefined){
                 let data3 = data.params;
-                const _errs6 = errors;
-                if(errors === _errs6){
+                const _errs8 = errors;
+                if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                     if(data3._meta !== undefined){
                       let data4 = data3._meta;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
+                      const _errs11 = errors;
+                      if(errors === _errs11){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
                           if(data4.progressToken !== undefined){
-                            if(!(validate56(data4.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data4,parentDataProperty:"progressToken",rootData}))){
-                              vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                              errors = vErrors.length;
+                            let data5 = data4.progressToken;
+                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+                              validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+                              return false;
                             }
                           }
                         }
                         else {
-                          validate152.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                          validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
                     }
                   }
                   else {
-                    validate152.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
-                var valid0 = _errs6 === errors;
+                var valid0 = _errs8 === errors;
               }
               else {
                 var valid0 = true;
@@ -5653,19 +6708,291 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate152.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema70 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
+const schema95 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCResponse" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          let data0 = data.id;
+          const _errs1 = errors;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate84.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.result !== undefined){
+              let data2 = data.result;
+              const _errs6 = errors;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  if(data2._meta !== undefined){
+                    let data3 = data2._meta;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                      }
+                      else {
+                        validate84.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate84.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate81(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCMessage" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(!(validate82(data))){
+    vErrors = vErrors === null ? rebaseErrors(validate82.errors, instancePath) : vErrors.concat(rebaseErrors(validate82.errors, instancePath));
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs2 = errors;
+    const _errs3 = errors;
+    if(errors === _errs3){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        let missing0;
+        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        else {
+          if(data.jsonrpc !== undefined){
+            let data0 = data.jsonrpc;
+            const _errs5 = errors;
+            if(typeof data0 !== "string"){
+              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err1];
+              }
+              else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if("2.0" !== data0){
+              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            var valid2 = _errs5 === errors;
+          }
+          else {
+            var valid2 = true;
+          }
+          if(valid2){
+            if(data.method !== undefined){
+              const _errs7 = errors;
+              if(typeof data.method !== "string"){
+                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+                if(vErrors === null){
+                  vErrors = [err3];
+                }
+                else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+              var valid2 = _errs7 === errors;
+            }
+            else {
+              var valid2 = true;
+            }
+            if(valid2){
+              if(data.params !== undefined){
+                let data2 = data.params;
+                const _errs9 = errors;
+                if(errors === _errs9){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    if(data2._meta !== undefined){
+                      let data3 = data2._meta;
+                      const _errs12 = errors;
+                      if(errors === _errs12){
+                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                        }
+                        else {
+                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                          if(vErrors === null){
+                            vErrors = [err4];
+                          }
+                          else {
+                            vErrors.push(err4);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                  }
+                }
+                var valid2 = _errs9 === errors;
+              }
+              else {
+                var valid2 = true;
+              }
+            }
+          }
+        }
+      }
+      else {
+        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+    if(!valid0){
+      const _errs15 = errors;
+      if(!(validate84(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate84.errors, instancePath) : vErrors.concat(rebaseErrors(validate84.errors, instancePath));
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs15 === errors;
+      valid0 = valid0 || _valid0;
+      if(!valid0){
+        const _errs16 = errors;
+        if(!(validate80(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath) : vErrors.concat(rebaseErrors(validate80.errors, instancePath));
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs16 === errors;
+        valid0 = valid0 || _valid0;
+      }
+    }
+  }
+  if(!valid0){
+    const err7 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      vErrors.push(err7);
+    }
+    errors++;
+    validate81.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateJSONRPCNotification = validate87;
+
+// prettier-ignore
+function validate87(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -5673,7 +7000,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate156.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -5681,11 +7008,11 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.jsonrpc;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("2.0" !== data0){
-            validate156.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5697,7 +7024,7 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.method !== undefined){
             const _errs3 = errors;
             if(typeof data.method !== "string"){
-              validate156.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -5718,14 +7045,14 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                       }
                       else {
-                        validate156.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        validate87.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
                   }
                 }
                 else {
-                  validate156.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                  validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                   return false;
                 }
               }
@@ -5739,192 +7066,46 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate156.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema71 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+export const validateJSONRPCRequest = validate82;
 
 // prettier-ignore
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCResponse" */;
+export const validateJSONRPCResponse = validate84;
+
+// prettier-ignore
+export const validateListPromptsRequest = validate88;
+
+// prettier-ignore
+function validate88(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListPromptsRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+      if((data.method === undefined) && (missing0 = "method")){
+        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
-        if(data.id !== undefined){
+        if(data.method !== undefined){
+          let data0 = data.method;
           const _errs1 = errors;
-          if(!(validate50(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-            errors = vErrors.length;
+          if(typeof data0 !== "string"){
+            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
           }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate158.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.result !== undefined){
-              const _errs4 = errors;
-              if(!(validate100(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate158.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs3 = errors;
-      if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs4 = errors;
-        if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate151.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate151.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCNotification = validate156;
-
-// prettier-ignore
-export const validateJSONRPCRequest = validate152;
-
-// prettier-ignore
-export const validateJSONRPCResponse = validate158;
-
-// prettier-ignore
-export const validateListPromptsRequest = validate75;
-
-// prettier-ignore
-export const validateListPromptsResult = validate163;
-
-// prettier-ignore
-const schema72 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema73 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema74 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.description !== undefined){
-          const _errs1 = errors;
-          if(typeof data.description !== "string"){
-            validate165.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+          if("prompts/list" !== data0){
+            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5933,57 +7114,55 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          if(data.params !== undefined){
+            let data1 = data.params;
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
-              validate165.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
             var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
           }
-          if(valid0){
-            if(data.required !== undefined){
-              const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
-                validate165.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.title !== undefined){
-                const _errs7 = errors;
-                if(typeof data.title !== "string"){
-                  validate165.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
         }
       }
     }
     else {
-      validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate165.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateListPromptsResult = validate89;
+
+// prettier-ignore
+const schema100 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
+
+// prettier-ignore
+const schema101 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
+
+// prettier-ignore
+const schema102 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
+
+// prettier-ignore
+function validate90(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Prompt" */;
   let vErrors = null;
   let errors = 0;
@@ -5991,7 +7170,7 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6002,7 +7181,7 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate164.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6020,10 +7199,73 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
                 var valid1 = true;
                 const len0 = data1.length;
                 for(let i0=0; i0<len0; i0++){
+                  let data2 = data1[i0];
                   const _errs6 = errors;
-                  if(!(validate165(data1[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-                    errors = vErrors.length;
+                  const _errs7 = errors;
+                  if(errors === _errs7){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if((data2.name === undefined) && (missing1 = "name")){
+                        validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+                        return false;
+                      }
+                      else {
+                        if(data2.description !== undefined){
+                          const _errs9 = errors;
+                          if(typeof data2.description !== "string"){
+                            validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs9 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                        if(valid3){
+                          if(data2.name !== undefined){
+                            const _errs11 = errors;
+                            if(typeof data2.name !== "string"){
+                              validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+                              return false;
+                            }
+                            var valid3 = _errs11 === errors;
+                          }
+                          else {
+                            var valid3 = true;
+                          }
+                          if(valid3){
+                            if(data2.required !== undefined){
+                              const _errs13 = errors;
+                              if(typeof data2.required !== "boolean"){
+                                validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                                return false;
+                              }
+                              var valid3 = _errs13 === errors;
+                            }
+                            else {
+                              var valid3 = true;
+                            }
+                            if(valid3){
+                              if(data2.title !== undefined){
+                                const _errs15 = errors;
+                                if(typeof data2.title !== "string"){
+                                  validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid3 = _errs15 === errors;
+                              }
+                              else {
+                                var valid3 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
                   }
                   var valid1 = _errs6 === errors;
                   if(!valid1){
@@ -6032,7 +7274,7 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate164.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+                validate90.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -6043,36 +7285,36 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.description !== undefined){
-              const _errs7 = errors;
+              const _errs17 = errors;
               if(typeof data.description !== "string"){
-                validate164.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs7 === errors;
+              var valid0 = _errs17 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.name !== undefined){
-                const _errs9 = errors;
+                const _errs19 = errors;
                 if(typeof data.name !== "string"){
-                  validate164.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                  validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
-                var valid0 = _errs9 === errors;
+                var valid0 = _errs19 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.title !== undefined){
-                  const _errs11 = errors;
+                  const _errs21 = errors;
                   if(typeof data.title !== "string"){
-                    validate164.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs11 === errors;
+                  var valid0 = _errs21 === errors;
                 }
                 else {
                   var valid0 = true;
@@ -6084,16 +7326,17 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate164.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListPromptsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -6101,7 +7344,7 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6112,7 +7355,7 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate163.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate89.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6125,7 +7368,7 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate163.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6143,8 +7386,8 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate164(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+                    if(!(validate90(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate90.errors, instancePath+"/prompts/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6154,7 +7397,7 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate163.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+                  validate89.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6168,28 +7411,94 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate163.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourceTemplatesRequest = validate71;
+export const validateListResourceTemplatesRequest = validate92;
 
 // prettier-ignore
-export const validateListResourceTemplatesResult = validate168;
+function validate92(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourceTemplatesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/templates/list" !== data0){
+            validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate92.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema75 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+export const validateListResourceTemplatesResult = validate93;
 
 // prettier-ignore
-const schema76 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
+const schema104 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
 
 // prettier-ignore
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema105 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
+
+// prettier-ignore
+function validate94(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceTemplate" */;
   let vErrors = null;
   let errors = 0;
@@ -6197,7 +7506,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6208,7 +7517,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate169.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate94.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6220,8 +7529,8 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -6233,7 +7542,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate169.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -6245,7 +7554,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate169.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -6257,7 +7566,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.name !== undefined){
                   const _errs9 = errors;
                   if(typeof data.name !== "string"){
-                    validate169.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -6269,7 +7578,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
                   if(data.title !== undefined){
                     const _errs11 = errors;
                     if(typeof data.title !== "string"){
-                      validate169.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                      validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -6281,7 +7590,7 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data.uriTemplate !== undefined){
                       const _errs13 = errors;
                       if(typeof data.uriTemplate !== "string"){
-                        validate169.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+                        validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -6298,16 +7607,17 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate169.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListResourceTemplatesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -6315,7 +7625,7 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6326,7 +7636,7 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate168.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6339,7 +7649,7 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate168.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6357,8 +7667,8 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate169(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+                    if(!(validate94(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate94.errors, instancePath+"/resourceTemplates/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6368,7 +7678,7 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate168.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+                  validate93.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6382,28 +7692,94 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate168.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListResourcesRequest = validate70;
+export const validateListResourcesRequest = validate97;
 
 // prettier-ignore
-export const validateListResourcesResult = validate172;
+function validate97(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListResourcesRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/list" !== data0){
+            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate97.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema77 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+export const validateListResourcesResult = validate98;
 
 // prettier-ignore
-const schema78 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
+const schema107 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
 
 // prettier-ignore
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema108 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
+
+// prettier-ignore
+function validate99(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Resource" */;
   let vErrors = null;
   let errors = 0;
@@ -6411,7 +7787,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate173.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6422,7 +7798,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate173.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate99.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6434,8 +7810,8 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
         if(valid0){
           if(data.annotations !== undefined){
             const _errs4 = errors;
-            if(!(validate21(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            if(!(validate10(data.annotations))){
+              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
             var valid0 = _errs4 === errors;
@@ -6447,7 +7823,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.description !== undefined){
               const _errs5 = errors;
               if(typeof data.description !== "string"){
-                validate173.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -6459,7 +7835,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
               if(data.mimeType !== undefined){
                 const _errs7 = errors;
                 if(typeof data.mimeType !== "string"){
-                  validate173.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+                  validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -6471,7 +7847,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                 if(data.name !== undefined){
                   const _errs9 = errors;
                   if(typeof data.name !== "string"){
-                    validate173.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -6484,7 +7860,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                     let data5 = data.size;
                     const _errs11 = errors;
                     if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate173.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+                      validate99.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -6496,7 +7872,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data.title !== undefined){
                       const _errs13 = errors;
                       if(typeof data.title !== "string"){
-                        validate173.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -6508,7 +7884,7 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
                       if(data.uri !== undefined){
                         const _errs15 = errors;
                         if(typeof data.uri !== "string"){
-                          validate173.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                          validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
                         var valid0 = _errs15 === errors;
@@ -6526,16 +7902,17 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate173.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListResourcesResult" */;
   let vErrors = null;
   let errors = 0;
@@ -6543,7 +7920,7 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.resources === undefined) && (missing0 = "resources")){
-        validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6554,7 +7931,7 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate172.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate98.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6567,7 +7944,7 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate172.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -6585,8 +7962,8 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate173(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+                    if(!(validate99(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate99.errors, instancePath+"/resources/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -6596,7 +7973,7 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate172.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+                  validate98.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -6610,22 +7987,23 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate172.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsRequest = validate176;
+export const validateListRootsRequest = validate102;
 
 // prettier-ignore
-const schema79 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema109 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListRootsRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -6633,7 +8011,7 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6641,11 +8019,11 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("roots/list" !== data0){
-            validate176.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6665,21 +8043,22 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate176.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate102.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate176.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -6692,114 +8071,100 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate176.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateListRootsResult = validate108;
+export const validateListRootsResult = validate54;
 
 // prettier-ignore
-export const validateListToolsRequest = validate77;
+export const validateListToolsRequest = validate103;
 
 // prettier-ignore
-export const validateListToolsResult = validate178;
-
-// prettier-ignore
-const schema80 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
-
-// prettier-ignore
-const schema81 = {"$id":"Tool","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
-
-// prettier-ignore
-const schema82 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ToolAnnotations" */;
+function validate103(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ListToolsRequest" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
-        const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
-          validate180.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-          return false;
-        }
-        var valid0 = _errs1 === errors;
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
       }
       else {
-        var valid0 = true;
-      }
-      if(valid0){
-        if(data.idempotentHint !== undefined){
-          const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
-            validate180.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          var valid0 = _errs3 === errors;
+          if("tools/list" !== data0){
+            validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
         }
         else {
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
-            const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
-              validate180.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-              return false;
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.cursor !== undefined){
+                  if(typeof data1.cursor !== "string"){
+                    validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                }
+              }
+              else {
+                validate103.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
-            var valid0 = _errs5 === errors;
+            var valid0 = _errs3 === errors;
           }
           else {
             var valid0 = true;
-          }
-          if(valid0){
-            if(data.readOnlyHint !== undefined){
-              const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
-                validate180.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              if(data.title !== undefined){
-                const _errs9 = errors;
-                if(typeof data.title !== "string"){
-                  validate180.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
           }
         }
       }
     }
     else {
-      validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate180.errors = vErrors;
+  validate103.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateListToolsResult = validate104;
+
+// prettier-ignore
+const schema112 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+
+// prettier-ignore
+const schema113 = {"$id":"Tool","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+
+// prettier-ignore
+const schema114 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
+
+// prettier-ignore
+function validate105(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Tool" */;
   let vErrors = null;
   let errors = 0;
@@ -6807,7 +8172,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -6818,7 +8183,7 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate179.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -6829,10 +8194,79 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
         }
         if(valid0){
           if(data.annotations !== undefined){
+            let data1 = data.annotations;
             const _errs4 = errors;
-            if(!(validate180(data.annotations, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData}))){
-              vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
-              errors = vErrors.length;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.destructiveHint !== undefined){
+                  const _errs7 = errors;
+                  if(typeof data1.destructiveHint !== "boolean"){
+                    validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+                    return false;
+                  }
+                  var valid2 = _errs7 === errors;
+                }
+                else {
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data1.idempotentHint !== undefined){
+                    const _errs9 = errors;
+                    if(typeof data1.idempotentHint !== "boolean"){
+                      validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                    var valid2 = _errs9 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                  if(valid2){
+                    if(data1.openWorldHint !== undefined){
+                      const _errs11 = errors;
+                      if(typeof data1.openWorldHint !== "boolean"){
+                        validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                      var valid2 = _errs11 === errors;
+                    }
+                    else {
+                      var valid2 = true;
+                    }
+                    if(valid2){
+                      if(data1.readOnlyHint !== undefined){
+                        const _errs13 = errors;
+                        if(typeof data1.readOnlyHint !== "boolean"){
+                          validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+                          return false;
+                        }
+                        var valid2 = _errs13 === errors;
+                      }
+                      else {
+                        var valid2 = true;
+                      }
+                      if(valid2){
+                        if(data1.title !== undefined){
+                          const _errs15 = errors;
+                          if(typeof data1.title !== "string"){
+                            validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid2 = _errs15 === errors;
+                        }
+                        else {
+                          var valid2 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+              else {
+                validate105.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
             var valid0 = _errs4 === errors;
           }
@@ -6841,246 +8275,246 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
           }
           if(valid0){
             if(data.description !== undefined){
-              const _errs5 = errors;
+              const _errs17 = errors;
               if(typeof data.description !== "string"){
-                validate179.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+                validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              var valid0 = _errs5 === errors;
+              var valid0 = _errs17 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.inputSchema !== undefined){
-                let data3 = data.inputSchema;
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                let data8 = data.inputSchema;
+                const _errs19 = errors;
+                if(errors === _errs19){
+                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
                     let missing1;
-                    if((data3.type === undefined) && (missing1 = "type")){
-                      validate179.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+                    if((data8.type === undefined) && (missing1 = "type")){
+                      validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
                       return false;
                     }
                     else {
-                      if(data3.properties !== undefined){
-                        let data4 = data3.properties;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                            for(const key0 in data4){
-                              let data5 = data4[key0];
-                              const _errs12 = errors;
-                              if(errors === _errs12){
-                                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+                      if(data8.properties !== undefined){
+                        let data9 = data8.properties;
+                        const _errs21 = errors;
+                        if(errors === _errs21){
+                          if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                            for(const key0 in data9){
+                              let data10 = data9[key0];
+                              const _errs24 = errors;
+                              if(errors === _errs24){
+                                if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
                                 }
                                 else {
-                                  validate179.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                  validate105.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                                   return false;
                                 }
                               }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
+                              var valid4 = _errs24 === errors;
+                              if(!valid4){
                                 break;
                               }
                             }
                           }
                           else {
-                            validate179.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                            validate105.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
                             return false;
                           }
                         }
-                        var valid1 = _errs9 === errors;
+                        var valid3 = _errs21 === errors;
                       }
                       else {
-                        var valid1 = true;
+                        var valid3 = true;
                       }
-                      if(valid1){
-                        if(data3.required !== undefined){
-                          let data6 = data3.required;
-                          const _errs15 = errors;
-                          if(errors === _errs15){
-                            if(Array.isArray(data6)){
-                              var valid3 = true;
-                              const len0 = data6.length;
+                      if(valid3){
+                        if(data8.required !== undefined){
+                          let data11 = data8.required;
+                          const _errs27 = errors;
+                          if(errors === _errs27){
+                            if(Array.isArray(data11)){
+                              var valid5 = true;
+                              const len0 = data11.length;
                               for(let i0=0; i0<len0; i0++){
-                                const _errs17 = errors;
-                                if(typeof data6[i0] !== "string"){
-                                  validate179.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                const _errs29 = errors;
+                                if(typeof data11[i0] !== "string"){
+                                  validate105.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
-                                var valid3 = _errs17 === errors;
-                                if(!valid3){
+                                var valid5 = _errs29 === errors;
+                                if(!valid5){
                                   break;
                                 }
                               }
                             }
                             else {
-                              validate179.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                              validate105.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
                               return false;
                             }
                           }
-                          var valid1 = _errs15 === errors;
+                          var valid3 = _errs27 === errors;
                         }
                         else {
-                          var valid1 = true;
+                          var valid3 = true;
                         }
-                        if(valid1){
-                          if(data3.type !== undefined){
-                            let data8 = data3.type;
-                            const _errs19 = errors;
-                            if(typeof data8 !== "string"){
-                              validate179.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                        if(valid3){
+                          if(data8.type !== undefined){
+                            let data13 = data8.type;
+                            const _errs31 = errors;
+                            if(typeof data13 !== "string"){
+                              validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
-                            if("object" !== data8){
-                              validate179.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                            if("object" !== data13){
+                              validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
                               return false;
                             }
-                            var valid1 = _errs19 === errors;
+                            var valid3 = _errs31 === errors;
                           }
                           else {
-                            var valid1 = true;
+                            var valid3 = true;
                           }
                         }
                       }
                     }
                   }
                   else {
-                    validate179.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+                    validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
-                var valid0 = _errs7 === errors;
+                var valid0 = _errs19 === errors;
               }
               else {
                 var valid0 = true;
               }
               if(valid0){
                 if(data.name !== undefined){
-                  const _errs21 = errors;
+                  const _errs33 = errors;
                   if(typeof data.name !== "string"){
-                    validate179.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+                    validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
-                  var valid0 = _errs21 === errors;
+                  var valid0 = _errs33 === errors;
                 }
                 else {
                   var valid0 = true;
                 }
                 if(valid0){
                   if(data.outputSchema !== undefined){
-                    let data10 = data.outputSchema;
-                    const _errs23 = errors;
-                    if(errors === _errs23){
-                      if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                    let data15 = data.outputSchema;
+                    const _errs35 = errors;
+                    if(errors === _errs35){
+                      if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
                         let missing2;
-                        if((data10.type === undefined) && (missing2 = "type")){
-                          validate179.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+                        if((data15.type === undefined) && (missing2 = "type")){
+                          validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
                           return false;
                         }
                         else {
-                          if(data10.properties !== undefined){
-                            let data11 = data10.properties;
-                            const _errs25 = errors;
-                            if(errors === _errs25){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                for(const key1 in data11){
-                                  let data12 = data11[key1];
-                                  const _errs28 = errors;
-                                  if(errors === _errs28){
-                                    if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+                          if(data15.properties !== undefined){
+                            let data16 = data15.properties;
+                            const _errs37 = errors;
+                            if(errors === _errs37){
+                              if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+                                for(const key1 in data16){
+                                  let data17 = data16[key1];
+                                  const _errs40 = errors;
+                                  if(errors === _errs40){
+                                    if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
                                     }
                                     else {
-                                      validate179.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                                      validate105.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
                                       return false;
                                     }
                                   }
-                                  var valid5 = _errs28 === errors;
-                                  if(!valid5){
+                                  var valid7 = _errs40 === errors;
+                                  if(!valid7){
                                     break;
                                   }
                                 }
                               }
                               else {
-                                validate179.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+                                validate105.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
-                            var valid4 = _errs25 === errors;
+                            var valid6 = _errs37 === errors;
                           }
                           else {
-                            var valid4 = true;
+                            var valid6 = true;
                           }
-                          if(valid4){
-                            if(data10.required !== undefined){
-                              let data13 = data10.required;
-                              const _errs31 = errors;
-                              if(errors === _errs31){
-                                if(Array.isArray(data13)){
-                                  var valid6 = true;
-                                  const len1 = data13.length;
+                          if(valid6){
+                            if(data15.required !== undefined){
+                              let data18 = data15.required;
+                              const _errs43 = errors;
+                              if(errors === _errs43){
+                                if(Array.isArray(data18)){
+                                  var valid8 = true;
+                                  const len1 = data18.length;
                                   for(let i1=0; i1<len1; i1++){
-                                    const _errs33 = errors;
-                                    if(typeof data13[i1] !== "string"){
-                                      validate179.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+                                    const _errs45 = errors;
+                                    if(typeof data18[i1] !== "string"){
+                                      validate105.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
-                                    var valid6 = _errs33 === errors;
-                                    if(!valid6){
+                                    var valid8 = _errs45 === errors;
+                                    if(!valid8){
                                       break;
                                     }
                                   }
                                 }
                                 else {
-                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
                                   return false;
                                 }
                               }
-                              var valid4 = _errs31 === errors;
+                              var valid6 = _errs43 === errors;
                             }
                             else {
-                              var valid4 = true;
+                              var valid6 = true;
                             }
-                            if(valid4){
-                              if(data10.type !== undefined){
-                                let data15 = data10.type;
-                                const _errs35 = errors;
-                                if(typeof data15 !== "string"){
-                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+                            if(valid6){
+                              if(data15.type !== undefined){
+                                let data20 = data15.type;
+                                const _errs47 = errors;
+                                if(typeof data20 !== "string"){
+                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
-                                if("object" !== data15){
-                                  validate179.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+                                if("object" !== data20){
+                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
                                   return false;
                                 }
-                                var valid4 = _errs35 === errors;
+                                var valid6 = _errs47 === errors;
                               }
                               else {
-                                var valid4 = true;
+                                var valid6 = true;
                               }
                             }
                           }
                         }
                       }
                       else {
-                        validate179.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
+                        validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
                         return false;
                       }
                     }
-                    var valid0 = _errs23 === errors;
+                    var valid0 = _errs35 === errors;
                   }
                   else {
                     var valid0 = true;
                   }
                   if(valid0){
                     if(data.title !== undefined){
-                      const _errs37 = errors;
+                      const _errs49 = errors;
                       if(typeof data.title !== "string"){
-                        validate179.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                        validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
-                      var valid0 = _errs37 === errors;
+                      var valid0 = _errs49 === errors;
                     }
                     else {
                       var valid0 = true;
@@ -7094,16 +8528,17 @@ function validate179(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate179.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ListToolsResult" */;
   let vErrors = null;
   let errors = 0;
@@ -7111,7 +8546,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.tools === undefined) && (missing0 = "tools")){
-        validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7122,7 +8557,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate178.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate104.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -7135,7 +8570,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.nextCursor !== undefined){
             const _errs4 = errors;
             if(typeof data.nextCursor !== "string"){
-              validate178.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+              validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -7153,8 +8588,8 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
                   const len0 = data2.length;
                   for(let i0=0; i0<len0; i0++){
                     const _errs8 = errors;
-                    if(!(validate179(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+                    if(!(validate105(data2[i0]))){
+                      vErrors = vErrors === null ? rebaseErrors(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(rebaseErrors(validate105.errors, instancePath+"/tools/" + i0));
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -7164,7 +8599,7 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                 }
                 else {
-                  validate178.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+                  validate104.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
                   return false;
                 }
               }
@@ -7178,25 +8613,44 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate178.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateLoggingLevel = validate79;
+export const validateLoggingLevel = validate107;
 
 // prettier-ignore
-export const validateLoggingMessageNotification = validate183;
+function validate107(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="LoggingLevel" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+    validate107.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+    return false;
+  }
+  validate107.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema83 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateLoggingMessageNotification = validate108;
 
 // prettier-ignore
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema116 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate108(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="LoggingMessageNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7204,7 +8658,7 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate183.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7212,11 +8666,11 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/message" !== data0){
-            validate183.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+            validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7232,15 +8686,20 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate183.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.level !== undefined){
+                    let data2 = data1.level;
                     const _errs5 = errors;
-                    if(!(validate79(data1.level, {instancePath:instancePath+"/params/level",parentData:data1,parentDataProperty:"level",rootData}))){
-                      vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
-                      errors = vErrors.length;
+                    if(typeof data2 !== "string"){
+                      validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+                      validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+                      return false;
                     }
                     var valid1 = _errs5 === errors;
                   }
@@ -7249,12 +8708,12 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
                   }
                   if(valid1){
                     if(data1.logger !== undefined){
-                      const _errs6 = errors;
+                      const _errs8 = errors;
                       if(typeof data1.logger !== "string"){
-                        validate183.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+                        validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
-                      var valid1 = _errs6 === errors;
+                      var valid1 = _errs8 === errors;
                     }
                     else {
                       var valid1 = true;
@@ -7263,7 +8722,7 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate183.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7276,28 +8735,53 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate183.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateModelHint = validate123;
+export const validateModelHint = validate109;
 
 // prettier-ignore
-export const validateModelPreferences = validate122;
+function validate109(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ModelHint" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.name !== undefined){
+        if(typeof data.name !== "string"){
+          validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+          return false;
+        }
+      }
+    }
+    else {
+      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate109.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateNotification = validate185;
+export const validateModelPreferences = validate63;
 
 // prettier-ignore
-const schema84 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validateNotification = validate110;
 
 // prettier-ignore
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema119 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate110(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Notification" */;
   let vErrors = null;
   let errors = 0;
@@ -7305,14 +8789,14 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate185.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate185.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7333,14 +8817,14 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate185.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate110.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate185.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7353,25 +8837,119 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate185.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateNumberSchema = validate130;
+export const validateNumberSchema = validate111;
 
 // prettier-ignore
-export const validatePaginatedRequest = validate186;
+function validate111(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="NumberSchema" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.description !== undefined){
+          const _errs1 = errors;
+          if(typeof data.description !== "string"){
+            validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.maximum !== undefined){
+            const _errs3 = errors;
+            if(!(typeof data.maximum == "number")){
+              validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.minimum !== undefined){
+              const _errs5 = errors;
+              if(!(typeof data.minimum == "number")){
+                validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.title !== undefined){
+                const _errs7 = errors;
+                if(typeof data.title !== "string"){
+                  validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.type !== undefined){
+                  let data4 = data.type;
+                  const _errs9 = errors;
+                  if(typeof data4 !== "string"){
+                    validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  if(!((data4 === "integer") || (data4 === "number"))){
+                    validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}}];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate111.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema85 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+export const validatePaginatedRequest = validate112;
 
 // prettier-ignore
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema121 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate112(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PaginatedRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -7379,14 +8957,14 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate186.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7402,13 +8980,13 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.cursor !== undefined){
                   if(typeof data1.cursor !== "string"){
-                    validate186.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+                    validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                 }
               }
               else {
-                validate186.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate112.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7421,22 +8999,23 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate186.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePaginatedResult = validate187;
+export const validatePaginatedResult = validate113;
 
 // prettier-ignore
-const schema86 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
+const schema122 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
 // prettier-ignore
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PaginatedResult" */;
   let vErrors = null;
   let errors = 0;
@@ -7449,7 +9028,7 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate187.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate113.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
@@ -7462,7 +9041,7 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
         if(data.nextCursor !== undefined){
           const _errs4 = errors;
           if(typeof data.nextCursor !== "string"){
-            validate187.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+            validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs4 === errors;
@@ -7473,40 +9052,130 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate187.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePingRequest = validate68;
+export const validatePingRequest = validate41;
 
 // prettier-ignore
-export const validatePrimitiveSchemaDefinition = validate128;
+export const validatePrimitiveSchemaDefinition = validate67;
 
 // prettier-ignore
-export const validateProgressNotification = validate55;
+export const validateProgressNotification = validate36;
 
 // prettier-ignore
-export const validateProgressToken = validate56;
+export const validateProgressToken = validate114;
 
 // prettier-ignore
-export const validatePrompt = validate164;
+function validate114(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ProgressToken" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema31.type}}];
+    return false;
+  }
+  validate114.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validatePromptArgument = validate165;
+export const validatePrompt = validate90;
 
 // prettier-ignore
-export const validatePromptListChangedNotification = validate188;
+export const validatePromptArgument = validate115;
 
 // prettier-ignore
-const schema87 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+function validate115(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptArgument" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.name === undefined) && (missing0 = "name")){
+        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.description !== undefined){
+          const _errs1 = errors;
+          if(typeof data.description !== "string"){
+            validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.name !== undefined){
+            const _errs3 = errors;
+            if(typeof data.name !== "string"){
+              validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.required !== undefined){
+              const _errs5 = errors;
+              if(typeof data.required !== "boolean"){
+                validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.title !== undefined){
+                const _errs7 = errors;
+                if(typeof data.title !== "string"){
+                  validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate115.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validatePromptListChangedNotification = validate116;
+
+// prettier-ignore
+const schema125 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate116(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PromptListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7514,7 +9183,7 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7522,11 +9191,11 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/prompts/list_changed" !== data0){
-            validate188.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7547,14 +9216,14 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate188.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate116.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate188.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7567,31 +9236,171 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate188.errors = vErrors;
+  validate116.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validatePromptMessage = validate141;
+export const validatePromptMessage = validate74;
 
 // prettier-ignore
-export const validatePromptReference = validate82;
+export const validatePromptReference = validate117;
 
 // prettier-ignore
-export const validateReadResourceRequest = validate72;
+function validate117(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PromptReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.name !== undefined){
+          const _errs1 = errors;
+          if(typeof data.name !== "string"){
+            validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.title !== undefined){
+            const _errs3 = errors;
+            if(typeof data.title !== "string"){
+              validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.type !== undefined){
+              let data2 = data.type;
+              const _errs5 = errors;
+              if(typeof data2 !== "string"){
+                validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("ref/prompt" !== data2){
+                validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate117.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateReadResourceResult = validate189;
+export const validateReadResourceRequest = validate118;
 
 // prettier-ignore
-const schema88 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
+function validate118(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ReadResourceRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/read" !== data0){
+            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate118.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateReadResourceResult = validate119;
+
+// prettier-ignore
+const schema128 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
+
+// prettier-ignore
+function validate119(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ReadResourceResult" */;
   let vErrors = null;
   let errors = 0;
@@ -7599,7 +9408,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.contents === undefined) && (missing0 = "contents")){
-        validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7610,7 +9419,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate189.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate119.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -7633,31 +9442,237 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if(!(validate40(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                    vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-                    errors = vErrors.length;
+                  const _errs9 = errors;
+                  if(errors === _errs9){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                      let missing1;
+                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+                        if(vErrors === null){
+                          vErrors = [err0];
+                        }
+                        else {
+                          vErrors.push(err0);
+                        }
+                        errors++;
+                      }
+                      else {
+                        if(data2._meta !== undefined){
+                          let data3 = data2._meta;
+                          const _errs11 = errors;
+                          if(errors === _errs11){
+                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                            }
+                            else {
+                              const err1 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                              if(vErrors === null){
+                                vErrors = [err1];
+                              }
+                              else {
+                                vErrors.push(err1);
+                              }
+                              errors++;
+                            }
+                          }
+                          var valid4 = _errs11 === errors;
+                        }
+                        else {
+                          var valid4 = true;
+                        }
+                        if(valid4){
+                          if(data2.mimeType !== undefined){
+                            const _errs14 = errors;
+                            if(typeof data2.mimeType !== "string"){
+                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                              if(vErrors === null){
+                                vErrors = [err2];
+                              }
+                              else {
+                                vErrors.push(err2);
+                              }
+                              errors++;
+                            }
+                            var valid4 = _errs14 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data2.text !== undefined){
+                              const _errs16 = errors;
+                              if(typeof data2.text !== "string"){
+                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                              var valid4 = _errs16 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                            if(valid4){
+                              if(data2.uri !== undefined){
+                                const _errs18 = errors;
+                                if(typeof data2.uri !== "string"){
+                                  const err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                  if(vErrors === null){
+                                    vErrors = [err4];
+                                  }
+                                  else {
+                                    vErrors.push(err4);
+                                  }
+                                  errors++;
+                                }
+                                var valid4 = _errs18 === errors;
+                              }
+                              else {
+                                var valid4 = true;
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                    else {
+                      const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+                      if(vErrors === null){
+                        vErrors = [err5];
+                      }
+                      else {
+                        vErrors.push(err5);
+                      }
+                      errors++;
+                    }
                   }
                   var _valid0 = _errs8 === errors;
                   valid2 = valid2 || _valid0;
                   if(!valid2){
-                    const _errs9 = errors;
-                    if(!(validate27(data2, {instancePath:instancePath+"/contents/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-                      vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-                      errors = vErrors.length;
+                    const _errs20 = errors;
+                    const _errs21 = errors;
+                    if(errors === _errs21){
+                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                        let missing2;
+                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+                          const err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+                          if(vErrors === null){
+                            vErrors = [err6];
+                          }
+                          else {
+                            vErrors.push(err6);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data2._meta !== undefined){
+                            let data7 = data2._meta;
+                            const _errs23 = errors;
+                            if(errors === _errs23){
+                              if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                              }
+                              else {
+                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                if(vErrors === null){
+                                  vErrors = [err7];
+                                }
+                                else {
+                                  vErrors.push(err7);
+                                }
+                                errors++;
+                              }
+                            }
+                            var valid6 = _errs23 === errors;
+                          }
+                          else {
+                            var valid6 = true;
+                          }
+                          if(valid6){
+                            if(data2.blob !== undefined){
+                              const _errs26 = errors;
+                              if(typeof data2.blob !== "string"){
+                                const err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+                                if(vErrors === null){
+                                  vErrors = [err8];
+                                }
+                                else {
+                                  vErrors.push(err8);
+                                }
+                                errors++;
+                              }
+                              var valid6 = _errs26 === errors;
+                            }
+                            else {
+                              var valid6 = true;
+                            }
+                            if(valid6){
+                              if(data2.mimeType !== undefined){
+                                const _errs28 = errors;
+                                if(typeof data2.mimeType !== "string"){
+                                  const err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+                                  if(vErrors === null){
+                                    vErrors = [err9];
+                                  }
+                                  else {
+                                    vErrors.push(err9);
+                                  }
+                                  errors++;
+                                }
+                                var valid6 = _errs28 === errors;
+                              }
+                              else {
+                                var valid6 = true;
+                              }
+                              if(valid6){
+                                if(data2.uri !== undefined){
+                                  const _errs30 = errors;
+                                  if(typeof data2.uri !== "string"){
+                                    const err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+                                    if(vErrors === null){
+                                      vErrors = [err10];
+                                    }
+                                    else {
+                                      vErrors.push(err10);
+                                    }
+                                    errors++;
+                                  }
+                                  var valid6 = _errs30 === errors;
+                                }
+                                else {
+                                  var valid6 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err11 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err11];
+                        }
+                        else {
+                          vErrors.push(err11);
+                        }
+                        errors++;
+                      }
                     }
-                    var _valid0 = _errs9 === errors;
+                    var _valid0 = _errs20 === errors;
                     valid2 = valid2 || _valid0;
                   }
                   if(!valid2){
-                    const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+                    const err12 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
                     if(vErrors === null){
-                      vErrors = [err0];
+                      vErrors = [err12];
                     }
                     else {
-                      vErrors.push(err0);
+                      vErrors.push(err12);
                     }
                     errors++;
-                    validate189.errors = vErrors;
+                    validate119.errors = vErrors;
                     return false;
                   }
                   else {
@@ -7678,7 +9693,7 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                validate189.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+                validate119.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
                 return false;
               }
             }
@@ -7691,22 +9706,23 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate189.errors = vErrors;
+  validate119.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequest = validate192;
+export const validateRequest = validate120;
 
 // prettier-ignore
-const schema89 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema131 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Request" */;
   let vErrors = null;
   let errors = 0;
@@ -7714,14 +9730,14 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.method !== undefined){
           const _errs1 = errors;
           if(typeof data.method !== "string"){
-            validate192.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7741,21 +9757,22 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                       if(data2.progressToken !== undefined){
-                        if(!(validate56(data2.progressToken, {instancePath:instancePath+"/params/_meta/progressToken",parentData:data2,parentDataProperty:"progressToken",rootData}))){
-                          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                          errors = vErrors.length;
+                        let data3 = data2.progressToken;
+                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+                          validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+                          return false;
                         }
                       }
                     }
                     else {
-                      validate192.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate120.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate192.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate120.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7768,28 +9785,43 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate192.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequestId = validate50;
+export const validateRequestId = validate121;
 
 // prettier-ignore
-export const validateResource = validate173;
+function validate121(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RequestId" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
+    return false;
+  }
+  validate121.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateResourceContents = validate194;
+export const validateResource = validate99;
 
 // prettier-ignore
-const schema90 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+export const validateResourceContents = validate122;
 
 // prettier-ignore
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema134 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
+
+// prettier-ignore
+function validate122(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceContents" */;
   let vErrors = null;
   let errors = 0;
@@ -7797,7 +9829,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.uri === undefined) && (missing0 = "uri")){
-        validate194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7808,7 +9840,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate194.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -7821,7 +9853,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
           if(data.mimeType !== undefined){
             const _errs4 = errors;
             if(typeof data.mimeType !== "string"){
-              validate194.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -7833,7 +9865,7 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
             if(data.uri !== undefined){
               const _errs6 = errors;
               if(typeof data.uri !== "string"){
-                validate194.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -7846,25 +9878,26 @@ function validate194(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate194.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceLink = validate36;
+export const validateResourceLink = validate23;
 
 // prettier-ignore
-export const validateResourceListChangedNotification = validate195;
+export const validateResourceListChangedNotification = validate123;
 
 // prettier-ignore
-const schema91 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+const schema135 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
 // prettier-ignore
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7872,7 +9905,7 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7880,11 +9913,11 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/resources/list_changed" !== data0){
-            validate195.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7905,14 +9938,14 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate195.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate123.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate195.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -7925,28 +9958,83 @@ function validate195(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate195.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResourceTemplate = validate169;
+export const validateResourceTemplate = validate94;
 
 // prettier-ignore
-export const validateResourceTemplateReference = validate83;
+export const validateResourceTemplateReference = validate124;
 
 // prettier-ignore
-export const validateResourceUpdatedNotification = validate196;
+function validate124(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ResourceTemplateReference" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.type !== undefined){
+          let data0 = data.type;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("ref/resource" !== data0){
+            validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.uri !== undefined){
+            const _errs3 = errors;
+            if(typeof data.uri !== "string"){
+              validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate124.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema92 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+export const validateResourceUpdatedNotification = validate125;
 
 // prettier-ignore
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema137 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+
+// prettier-ignore
+function validate125(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResourceUpdatedNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -7954,7 +10042,7 @@ function validate196(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -7962,11 +10050,11 @@ function validate196(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("notifications/resources/updated" !== data0){
-            validate196.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7982,20 +10070,20 @@ function validate196(data, {instancePath="", parentData, parentDataProperty, roo
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 let missing1;
                 if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate196.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                   return false;
                 }
                 else {
                   if(data1.uri !== undefined){
                     if(typeof data1.uri !== "string"){
-                      validate196.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate196.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -8008,51 +10096,152 @@ function validate196(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate196.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateResult = validate100;
+export const validateResult = validate126;
 
 // prettier-ignore
-export const validateRole = validate22;
+function validate126(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Result" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs2 = errors;
+        if(errors === _errs2){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate126.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate126.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateRoot = validate109;
+export const validateRole = validate127;
 
 // prettier-ignore
-export const validateRootsListChangedNotification = validate58;
+function validate127(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Role" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((data === "assistant") || (data === "user"))){
+    validate127.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+    return false;
+  }
+  validate127.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateSamplingMessage = validate116;
+export const validateRoot = validate128;
 
 // prettier-ignore
-export const validateServerCapabilities = validate146;
+function validate128(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Root" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.uri === undefined) && (missing0 = "uri")){
+        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate128.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.name !== undefined){
+            const _errs4 = errors;
+            if(typeof data.name !== "string"){
+              validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.uri !== undefined){
+              const _errs6 = errors;
+              if(typeof data.uri !== "string"){
+                validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate128.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateServerNotification = validate197;
+export const validateRootsListChangedNotification = validate129;
 
 // prettier-ignore
-const schema93 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema94 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="ToolListChangedNotification" */;
+function validate129(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RootsListChangedNotification" */;
   let vErrors = null;
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -8060,11 +10249,11 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate198.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
-          if("notifications/tools/list_changed" !== data0){
-            validate198.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+          if("notifications/roots/list_changed" !== data0){
+            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8085,14 +10274,14 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
                     }
                     else {
-                      validate198.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
                       return false;
                     }
                   }
                 }
               }
               else {
-                validate198.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -8105,16 +10294,208 @@ function validate198(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate198.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateSamplingMessage = validate58;
+
+// prettier-ignore
+export const validateServerCapabilities = validate130;
+
+// prettier-ignore
+function validate130(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ServerCapabilities" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.completions !== undefined){
+        let data0 = data.completions;
+        const _errs1 = errors;
+        if(errors === _errs1){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate130.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.experimental !== undefined){
+          let data1 = data.experimental;
+          const _errs4 = errors;
+          if(errors === _errs4){
+            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+              for(const key0 in data1){
+                let data2 = data1[key0];
+                const _errs7 = errors;
+                if(errors === _errs7){
+                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  }
+                  else {
+                    validate130.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid1 = _errs7 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate130.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs4 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.logging !== undefined){
+            let data3 = data.logging;
+            const _errs10 = errors;
+            if(errors === _errs10){
+              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+              }
+              else {
+                validate130.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs10 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.prompts !== undefined){
+              let data4 = data.prompts;
+              const _errs13 = errors;
+              if(errors === _errs13){
+                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                  if(data4.listChanged !== undefined){
+                    if(typeof data4.listChanged !== "boolean"){
+                      validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate130.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs13 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.resources !== undefined){
+                let data6 = data.resources;
+                const _errs17 = errors;
+                if(errors === _errs17){
+                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+                    if(data6.listChanged !== undefined){
+                      const _errs19 = errors;
+                      if(typeof data6.listChanged !== "boolean"){
+                        validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                        return false;
+                      }
+                      var valid3 = _errs19 === errors;
+                    }
+                    else {
+                      var valid3 = true;
+                    }
+                    if(valid3){
+                      if(data6.subscribe !== undefined){
+                        const _errs21 = errors;
+                        if(typeof data6.subscribe !== "boolean"){
+                          validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+                          return false;
+                        }
+                        var valid3 = _errs21 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                    }
+                  }
+                  else {
+                    validate130.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
+                }
+                var valid0 = _errs17 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.tools !== undefined){
+                  let data9 = data.tools;
+                  const _errs23 = errors;
+                  if(errors === _errs23){
+                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                      if(data9.listChanged !== undefined){
+                        if(typeof data9.listChanged !== "boolean"){
+                          validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+                          return false;
+                        }
+                      }
+                    }
+                    else {
+                      validate130.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                  var valid0 = _errs23 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate130.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateServerNotification = validate131;
+
+// prettier-ignore
+const schema143 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+
+// prettier-ignore
+const schema147 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+
+// prettier-ignore
+function validate131(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerNotification" */;
   let vErrors = null;
   let errors = 0;
@@ -8122,82 +10503,316 @@ function validate197(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "notifications/cancelled"){
-            if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+            if(!(validate33(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/progress"){
-            if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+            if(!(validate36(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "notifications/resources/list_changed"){
-            if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
-              errors = vErrors.length;
+            const _errs5 = errors;
+            if(errors === _errs5){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing1;
+                if((data.method === undefined) && (missing1 = "method")){
+                  validate131.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data0 = data.method;
+                    const _errs7 = errors;
+                    if(typeof data0 !== "string"){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/list_changed" !== data0){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+                      return false;
+                    }
+                    var valid5 = _errs7 === errors;
+                  }
+                  else {
+                    var valid5 = true;
+                  }
+                  if(valid5){
+                    if(data.params !== undefined){
+                      let data1 = data.params;
+                      const _errs9 = errors;
+                      if(errors === _errs9){
+                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                          if(data1._meta !== undefined){
+                            let data2 = data1._meta;
+                            const _errs12 = errors;
+                            if(errors === _errs12){
+                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                              }
+                              else {
+                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid5 = _errs9 === errors;
+                    }
+                    else {
+                      var valid5 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate131.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/resources/updated"){
-            if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
-              errors = vErrors.length;
+            const _errs16 = errors;
+            if(errors === _errs16){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing2;
+                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+                  validate131.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data3 = data.method;
+                    const _errs18 = errors;
+                    if(typeof data3 !== "string"){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/resources/updated" !== data3){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+                      return false;
+                    }
+                    var valid9 = _errs18 === errors;
+                  }
+                  else {
+                    var valid9 = true;
+                  }
+                  if(valid9){
+                    if(data.params !== undefined){
+                      let data4 = data.params;
+                      const _errs20 = errors;
+                      if(errors === _errs20){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          let missing3;
+                          if((data4.uri === undefined) && (missing3 = "uri")){
+                            validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+                            return false;
+                          }
+                          else {
+                            if(data4.uri !== undefined){
+                              if(typeof data4.uri !== "string"){
+                                validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid9 = _errs20 === errors;
+                    }
+                    else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate131.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/prompts/list_changed"){
-            if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
-              errors = vErrors.length;
+            const _errs25 = errors;
+            if(errors === _errs25){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing4;
+                if((data.method === undefined) && (missing4 = "method")){
+                  validate131.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data6 = data.method;
+                    const _errs27 = errors;
+                    if(typeof data6 !== "string"){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/prompts/list_changed" !== data6){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+                      return false;
+                    }
+                    var valid13 = _errs27 === errors;
+                  }
+                  else {
+                    var valid13 = true;
+                  }
+                  if(valid13){
+                    if(data.params !== undefined){
+                      let data7 = data.params;
+                      const _errs29 = errors;
+                      if(errors === _errs29){
+                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                          if(data7._meta !== undefined){
+                            let data8 = data7._meta;
+                            const _errs32 = errors;
+                            if(errors === _errs32){
+                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+                              }
+                              else {
+                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid13 = _errs29 === errors;
+                    }
+                    else {
+                      var valid13 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate131.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/tools/list_changed"){
-            if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
-              errors = vErrors.length;
+            const _errs36 = errors;
+            if(errors === _errs36){
+              if(data && typeof data == "object" && !Array.isArray(data)){
+                let missing5;
+                if((data.method === undefined) && (missing5 = "method")){
+                  validate131.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+                  return false;
+                }
+                else {
+                  if(data.method !== undefined){
+                    let data9 = data.method;
+                    const _errs38 = errors;
+                    if(typeof data9 !== "string"){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("notifications/tools/list_changed" !== data9){
+                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+                      return false;
+                    }
+                    var valid17 = _errs38 === errors;
+                  }
+                  else {
+                    var valid17 = true;
+                  }
+                  if(valid17){
+                    if(data.params !== undefined){
+                      let data10 = data.params;
+                      const _errs40 = errors;
+                      if(errors === _errs40){
+                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+                          if(data10._meta !== undefined){
+                            let data11 = data10._meta;
+                            const _errs43 = errors;
+                            if(errors === _errs43){
+                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                              }
+                              else {
+                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                                return false;
+                              }
+                            }
+                          }
+                        }
+                        else {
+                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                      }
+                      var valid17 = _errs40 === errors;
+                    }
+                    else {
+                      var valid17 = true;
+                    }
+                  }
+                }
+              }
+              else {
+                validate131.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
             }
           }
           else if(tag0 === "notifications/message"){
-            if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+            if(!(validate108(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate108.errors, instancePath) : vErrors.concat(rebaseErrors(validate108.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate197.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate131.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate197.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate131.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate197.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerRequest = validate206;
+export const validateServerRequest = validate135;
 
 // prettier-ignore
-const schema95 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
+const schema148 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
 
 // prettier-ignore
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -8205,147 +10820,340 @@ function validate206(data, {instancePath="", parentData, parentDataProperty, roo
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "ping"){
-            if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+            if(!(validate41(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate41.errors, instancePath) : vErrors.concat(rebaseErrors(validate41.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "sampling/createMessage"){
-            if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+            if(!(validate57(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate57.errors, instancePath) : vErrors.concat(rebaseErrors(validate57.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "roots/list"){
-            if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+            if(!(validate102(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate102.errors, instancePath) : vErrors.concat(rebaseErrors(validate102.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "elicitation/create"){
-            if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+            if(!(validate66(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate66.errors, instancePath) : vErrors.concat(rebaseErrors(validate66.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate206.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate135.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate206.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate135.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate206.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateServerResult = validate211;
+export const validateServerResult = validate140;
 
 // prettier-ignore
-const schema96 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
+const schema149 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
 // prettier-ignore
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerResult" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
-    errors = vErrors.length;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs5 = errors;
+        if(errors === _errs5){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+    else {
+      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const _errs2 = errors;
-    if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
-      vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+    const _errs8 = errors;
+    if(!(validate78(data))){
+      vErrors = vErrors === null ? rebaseErrors(validate78.errors, instancePath) : vErrors.concat(rebaseErrors(validate78.errors, instancePath));
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
+    var _valid0 = _errs8 === errors;
     valid0 = valid0 || _valid0;
     if(!valid0){
-      const _errs3 = errors;
-      if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData}))){
-        vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+      const _errs9 = errors;
+      if(!(validate98(data))){
+        vErrors = vErrors === null ? rebaseErrors(validate98.errors, instancePath) : vErrors.concat(rebaseErrors(validate98.errors, instancePath));
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
+      var _valid0 = _errs9 === errors;
       valid0 = valid0 || _valid0;
       if(!valid0){
-        const _errs4 = errors;
-        if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-          vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+        const _errs10 = errors;
+        if(!(validate93(data))){
+          vErrors = vErrors === null ? rebaseErrors(validate93.errors, instancePath) : vErrors.concat(rebaseErrors(validate93.errors, instancePath));
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
+        var _valid0 = _errs10 === errors;
         valid0 = valid0 || _valid0;
         if(!valid0){
-          const _errs5 = errors;
-          if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
-            vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+          const _errs11 = errors;
+          if(!(validate119(data))){
+            vErrors = vErrors === null ? rebaseErrors(validate119.errors, instancePath) : vErrors.concat(rebaseErrors(validate119.errors, instancePath));
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
+          var _valid0 = _errs11 === errors;
           valid0 = valid0 || _valid0;
           if(!valid0){
-            const _errs6 = errors;
-            if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+            const _errs12 = errors;
+            if(!(validate89(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath) : vErrors.concat(rebaseErrors(validate89.errors, instancePath));
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
+            var _valid0 = _errs12 === errors;
             valid0 = valid0 || _valid0;
             if(!valid0){
-              const _errs7 = errors;
-              if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+              const _errs13 = errors;
+              if(!(validate73(data))){
+                vErrors = vErrors === null ? rebaseErrors(validate73.errors, instancePath) : vErrors.concat(rebaseErrors(validate73.errors, instancePath));
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
+              var _valid0 = _errs13 === errors;
               valid0 = valid0 || _valid0;
               if(!valid0){
-                const _errs8 = errors;
-                if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                  vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+                const _errs14 = errors;
+                if(!(validate104(data))){
+                  vErrors = vErrors === null ? rebaseErrors(validate104.errors, instancePath) : vErrors.concat(rebaseErrors(validate104.errors, instancePath));
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
+                var _valid0 = _errs14 === errors;
                 valid0 = valid0 || _valid0;
                 if(!valid0){
-                  const _errs9 = errors;
-                  if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                    vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+                  const _errs15 = errors;
+                  if(!(validate17(data))){
+                    vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath) : vErrors.concat(rebaseErrors(validate17.errors, instancePath));
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
+                  var _valid0 = _errs15 === errors;
                   valid0 = valid0 || _valid0;
                   if(!valid0){
-                    const _errs10 = errors;
-                    if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
-                      vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-                      errors = vErrors.length;
+                    const _errs16 = errors;
+                    const _errs17 = errors;
+                    if(errors === _errs17){
+                      if(data && typeof data == "object" && !Array.isArray(data)){
+                        let missing0;
+                        if((data.completion === undefined) && (missing0 = "completion")){
+                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+                          if(vErrors === null){
+                            vErrors = [err2];
+                          }
+                          else {
+                            vErrors.push(err2);
+                          }
+                          errors++;
+                        }
+                        else {
+                          if(data._meta !== undefined){
+                            let data1 = data._meta;
+                            const _errs19 = errors;
+                            if(errors === _errs19){
+                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                              }
+                              else {
+                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+                                if(vErrors === null){
+                                  vErrors = [err3];
+                                }
+                                else {
+                                  vErrors.push(err3);
+                                }
+                                errors++;
+                              }
+                            }
+                            var valid4 = _errs19 === errors;
+                          }
+                          else {
+                            var valid4 = true;
+                          }
+                          if(valid4){
+                            if(data.completion !== undefined){
+                              let data2 = data.completion;
+                              const _errs22 = errors;
+                              if(errors === _errs22){
+                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                                  let missing1;
+                                  if((data2.values === undefined) && (missing1 = "values")){
+                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+                                    if(vErrors === null){
+                                      vErrors = [err4];
+                                    }
+                                    else {
+                                      vErrors.push(err4);
+                                    }
+                                    errors++;
+                                  }
+                                  else {
+                                    if(data2.hasMore !== undefined){
+                                      const _errs24 = errors;
+                                      if(typeof data2.hasMore !== "boolean"){
+                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+                                        if(vErrors === null){
+                                          vErrors = [err5];
+                                        }
+                                        else {
+                                          vErrors.push(err5);
+                                        }
+                                        errors++;
+                                      }
+                                      var valid5 = _errs24 === errors;
+                                    }
+                                    else {
+                                      var valid5 = true;
+                                    }
+                                    if(valid5){
+                                      if(data2.total !== undefined){
+                                        let data4 = data2.total;
+                                        const _errs26 = errors;
+                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+                                          if(vErrors === null){
+                                            vErrors = [err6];
+                                          }
+                                          else {
+                                            vErrors.push(err6);
+                                          }
+                                          errors++;
+                                        }
+                                        var valid5 = _errs26 === errors;
+                                      }
+                                      else {
+                                        var valid5 = true;
+                                      }
+                                      if(valid5){
+                                        if(data2.values !== undefined){
+                                          let data5 = data2.values;
+                                          const _errs28 = errors;
+                                          if(errors === _errs28){
+                                            if(Array.isArray(data5)){
+                                              var valid6 = true;
+                                              const len0 = data5.length;
+                                              for(let i0=0; i0<len0; i0++){
+                                                const _errs30 = errors;
+                                                if(typeof data5[i0] !== "string"){
+                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+                                                  if(vErrors === null){
+                                                    vErrors = [err7];
+                                                  }
+                                                  else {
+                                                    vErrors.push(err7);
+                                                  }
+                                                  errors++;
+                                                }
+                                                var valid6 = _errs30 === errors;
+                                                if(!valid6){
+                                                  break;
+                                                }
+                                              }
+                                            }
+                                            else {
+                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+                                              if(vErrors === null){
+                                                vErrors = [err8];
+                                              }
+                                              else {
+                                                vErrors.push(err8);
+                                              }
+                                              errors++;
+                                            }
+                                          }
+                                          var valid5 = _errs28 === errors;
+                                        }
+                                        else {
+                                          var valid5 = true;
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                                else {
+                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+                                  if(vErrors === null){
+                                    vErrors = [err9];
+                                  }
+                                  else {
+                                    vErrors.push(err9);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              var valid4 = _errs22 === errors;
+                            }
+                            else {
+                              var valid4 = true;
+                            }
+                          }
+                        }
+                      }
+                      else {
+                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+                        if(vErrors === null){
+                          vErrors = [err10];
+                        }
+                        else {
+                          vErrors.push(err10);
+                        }
+                        errors++;
+                      }
                     }
-                    var _valid0 = _errs10 === errors;
+                    var _valid0 = _errs16 === errors;
                     valid0 = valid0 || _valid0;
                   }
                 }
@@ -8357,15 +11165,15 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err11];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err11);
     }
     errors++;
-    validate211.errors = vErrors;
+    validate140.errors = vErrors;
     return false;
   }
   else {
@@ -8379,33 +11187,522 @@ function validate211(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate211.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateSetLevelRequest = validate78;
+export const validateSetLevelRequest = validate42;
 
 // prettier-ignore
-export const validateStringSchema = validate129;
+export const validateStringSchema = validate149;
 
 // prettier-ignore
-export const validateSubscribeRequest = validate73;
+function validate149(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="StringSchema" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.type === undefined) && (missing0 = "type")){
+        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.description !== undefined){
+          const _errs1 = errors;
+          if(typeof data.description !== "string"){
+            validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.format !== undefined){
+            let data1 = data.format;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
+              validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.maxLength !== undefined){
+              let data2 = data.maxLength;
+              const _errs5 = errors;
+              if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+                validate149.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.minLength !== undefined){
+                let data3 = data.minLength;
+                const _errs7 = errors;
+                if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                  validate149.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+              if(valid0){
+                if(data.title !== undefined){
+                  const _errs9 = errors;
+                  if(typeof data.title !== "string"){
+                    validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                    return false;
+                  }
+                  var valid0 = _errs9 === errors;
+                }
+                else {
+                  var valid0 = true;
+                }
+                if(valid0){
+                  if(data.type !== undefined){
+                    let data5 = data.type;
+                    const _errs11 = errors;
+                    if(typeof data5 !== "string"){
+                      validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    if("string" !== data5){
+                      validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+                      return false;
+                    }
+                    var valid0 = _errs11 === errors;
+                  }
+                  else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate149.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateTextContent = validate32;
+export const validateSubscribeRequest = validate150;
 
 // prettier-ignore
-export const validateTextResourceContents = validate40;
+function validate150(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="SubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/subscribe" !== data0){
+            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate150.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateTool = validate179;
+export const validateTextContent = validate19;
 
 // prettier-ignore
-export const validateToolAnnotations = validate180;
+export const validateTextResourceContents = validate151;
 
 // prettier-ignore
-export const validateToolListChangedNotification = validate198;
+function validate151(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="TextResourceContents" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+        validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+            }
+            else {
+              validate151.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.mimeType !== undefined){
+            const _errs4 = errors;
+            if(typeof data.mimeType !== "string"){
+              validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.text !== undefined){
+              const _errs6 = errors;
+              if(typeof data.text !== "string"){
+                validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.uri !== undefined){
+                const _errs8 = errors;
+                if(typeof data.uri !== "string"){
+                  validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs8 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateUnsubscribeRequest = validate74;
+export const validateTool = validate105;
+
+// prettier-ignore
+export const validateToolAnnotations = validate152;
+
+// prettier-ignore
+function validate152(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ToolAnnotations" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.destructiveHint !== undefined){
+        const _errs1 = errors;
+        if(typeof data.destructiveHint !== "boolean"){
+          validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+          return false;
+        }
+        var valid0 = _errs1 === errors;
+      }
+      else {
+        var valid0 = true;
+      }
+      if(valid0){
+        if(data.idempotentHint !== undefined){
+          const _errs3 = errors;
+          if(typeof data.idempotentHint !== "boolean"){
+            validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+            return false;
+          }
+          var valid0 = _errs3 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.openWorldHint !== undefined){
+            const _errs5 = errors;
+            if(typeof data.openWorldHint !== "boolean"){
+              validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.readOnlyHint !== undefined){
+              const _errs7 = errors;
+              if(typeof data.readOnlyHint !== "boolean"){
+                validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+            if(valid0){
+              if(data.title !== undefined){
+                const _errs9 = errors;
+                if(typeof data.title !== "string"){
+                  validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+                  return false;
+                }
+                var valid0 = _errs9 === errors;
+              }
+              else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate152.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateToolListChangedNotification = validate153;
+
+// prettier-ignore
+function validate153(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="ToolListChangedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.method === undefined) && (missing0 = "method")){
+        validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("notifications/tools/list_changed" !== data0){
+            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1._meta !== undefined){
+                  let data2 = data1._meta;
+                  const _errs6 = errors;
+                  if(errors === _errs6){
+                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                    }
+                    else {
+                      validate153.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate153.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateUnsubscribeRequest = validate154;
+
+// prettier-ignore
+function validate154(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="UnsubscribeRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("resources/unsubscribe" !== data0){
+            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs3 = errors;
+            if(errors === _errs3){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                let missing1;
+                if((data1.uri === undefined) && (missing1 = "uri")){
+                  validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                  return false;
+                }
+                else {
+                  if(data1.uri !== undefined){
+                    if(typeof data1.uri !== "string"){
+                      validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                  }
+                }
+              }
+              else {
+                validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate154.errors = vErrors;
+  return errors === 0;
+}

@@ -42,6 +42,7 @@ export interface CompiledValidator {
   errors?: readonly CompiledValidatorError[] | null;
 }
 
+/** The one result for every valid value (results are read-only, so one object serves all). */
 const VALID: ValidationResult = Object.freeze({ ok: true });
 
 /** Runs a compiled validator and converts its errors. */
@@ -50,7 +51,7 @@ export function runValidator(
   value: unknown,
   pathPrefix = "",
 ): ValidationResult {
-  if (validator(value)) return { ok: true };
+  if (validator(value)) return VALID;
   return { ok: false, errors: (validator.errors ?? []).map((e) => describeError(e, pathPrefix)) };
 }
 
@@ -63,6 +64,11 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
   const p = error.params;
   const at = pathPrefix + error.instancePath;
   switch (error.keyword) {
+    case "x-mcp-json-value":
+      return {
+        path: at,
+        message: "must be a JSON value (string, number, boolean, null, array or object)",
+      };
     case "required":
       return { path: `${at}/${escapeSegment(String(p.missingProperty))}`, message: "is required" };
     case "additionalProperties":
@@ -133,8 +139,9 @@ export type ParseResult<T> =
 /** The generated tables parsing needs. */
 export interface MessageTables {
   readonly revision: string;
-  readonly requests: Readonly<Record<string, CompiledValidator>>;
-  readonly notifications: Readonly<Record<string, CompiledValidator>>;
+  /** Maps, not records: a method name off the wire must never find `toString` or `__proto__`. */
+  readonly requests: ReadonlyMap<string, CompiledValidator>;
+  readonly notifications: ReadonlyMap<string, CompiledValidator>;
   /** Per request method, the validator of each result, by resultType. */
   readonly results: Readonly<Record<string, Readonly<Record<string, CompiledValidator>>>>;
   readonly errorResponse: CompiledValidator;
@@ -208,7 +215,7 @@ export function parseMessageWith(tables: MessageTables, input: unknown): ParseRe
     return failure(INVALID_REQUEST, "Invalid Request", null, {
       reason: "id must be a string or a number",
     });
-  const validator = isRequest ? tables.requests[method] : tables.notifications[method];
+  const validator = (isRequest ? tables.requests : tables.notifications).get(method);
   if (!validator) return methodNotFound(tables, method, id);
   if (validator(value)) return { ok: true, message: value };
   return invalidParams(validator, id);
@@ -397,6 +404,47 @@ export function ucs2length(text: string): number {
     }
   }
   return length;
+}
+
+/**
+ * A referenced validator's errors, moved under the place it was called
+ * for. The validators call references without the caller's path and put
+ * it in front only when something failed, so the success path builds no
+ * strings.
+ */
+export function rebaseErrors(
+  errors: readonly CompiledValidatorError[],
+  prefix: string,
+): CompiledValidatorError[] {
+  return errors.map((e) => ({ ...e, instancePath: prefix + e.instancePath }));
+}
+
+/**
+ * True when `value` is what JSON Schema's "any JSON value" accepts
+ * (string, number, boolean, null, or an array or object of such values),
+ * with exactly the type checks ajv's own code makes. The validators call
+ * it for the schema's JSONValue instead of ajv's recursive function, which
+ * builds an error path for every key it visits even when nothing fails.
+ */
+export function isJsonValue(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return true;
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isJsonValue(value[i])) return false;
+        return true;
+      }
+      const record = value as Record<string, unknown>;
+      for (const key in record) if (!isJsonValue(record[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** Deep equality of JSON values, for `const` / `enum` / `uniqueItems` on objects (ajv's generated code calls this). */

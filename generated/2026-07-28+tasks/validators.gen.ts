@@ -383,11 +383,23 @@ export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } =
   WorkingTask: compiled.validateWorkingTask,
 };
 
+const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(
+  Object.entries(VALIDATORS),
+);
+
 /**
  * Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.
  */
 export function validate(name: DefinitionName, value: unknown): ValidationResult {
-  return runValidator(VALIDATORS[name], value);
+  const validator = VALIDATOR_BY_NAME.get(name);
+  if (validator === undefined) throw unknownDefinition(name);
+  return runValidator(validator, value);
+}
+
+function unknownDefinition(name: unknown): TypeError {
+  return new TypeError(
+    `validate: ${JSON.stringify(name)} is not a definition of MCP 2026-07-28; DefinitionName lists the ones there are`,
+  );
 }
 
 /* Type guards, one per definition: `isX(value)` is true when `value` is a valid X. */

@@ -21,29 +21,31 @@ import type * as T from "./types.gen.js";
 
 const TABLES: MessageTables = {
   revision: "2026-07-28",
-  requests: {
-    "completion/complete": compiled.validateCompleteRequest,
-    "prompts/get": compiled.validateGetPromptRequest,
-    "prompts/list": compiled.validateListPromptsRequest,
-    "resources/list": compiled.validateListResourcesRequest,
-    "resources/read": compiled.validateReadResourceRequest,
-    "resources/templates/list": compiled.validateListResourceTemplatesRequest,
-    "server/discover": compiled.validateDiscoverRequest,
-    "subscriptions/listen": compiled.validateSubscriptionsListenRequest,
-    "tools/call": compiled.validateCallToolRequest,
-    "tools/list": compiled.validateListToolsRequest,
-  },
-  notifications: {
-    "notifications/cancelled": compiled.validateCancelledNotification,
-    "notifications/message": compiled.validateLoggingMessageNotification,
-    "notifications/progress": compiled.validateProgressNotification,
-    "notifications/prompts/list_changed": compiled.validatePromptListChangedNotification,
-    "notifications/resources/list_changed": compiled.validateResourceListChangedNotification,
-    "notifications/resources/updated": compiled.validateResourceUpdatedNotification,
-    "notifications/subscriptions/acknowledged":
+  requests: new Map([
+    ["completion/complete", compiled.validateCompleteRequest],
+    ["prompts/get", compiled.validateGetPromptRequest],
+    ["prompts/list", compiled.validateListPromptsRequest],
+    ["resources/list", compiled.validateListResourcesRequest],
+    ["resources/read", compiled.validateReadResourceRequest],
+    ["resources/templates/list", compiled.validateListResourceTemplatesRequest],
+    ["server/discover", compiled.validateDiscoverRequest],
+    ["subscriptions/listen", compiled.validateSubscriptionsListenRequest],
+    ["tools/call", compiled.validateCallToolRequest],
+    ["tools/list", compiled.validateListToolsRequest],
+  ]),
+  notifications: new Map([
+    ["notifications/cancelled", compiled.validateCancelledNotification],
+    ["notifications/message", compiled.validateLoggingMessageNotification],
+    ["notifications/progress", compiled.validateProgressNotification],
+    ["notifications/prompts/list_changed", compiled.validatePromptListChangedNotification],
+    ["notifications/resources/list_changed", compiled.validateResourceListChangedNotification],
+    ["notifications/resources/updated", compiled.validateResourceUpdatedNotification],
+    [
+      "notifications/subscriptions/acknowledged",
       compiled.validateSubscriptionsAcknowledgedNotification,
-    "notifications/tools/list_changed": compiled.validateToolListChangedNotification,
-  },
+    ],
+    ["notifications/tools/list_changed", compiled.validateToolListChangedNotification],
+  ]),
   results: {
     "completion/complete": { complete: compiled.validateCompleteResult },
     "prompts/get": {

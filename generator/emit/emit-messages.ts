@@ -21,8 +21,8 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     .importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod")
     .importValues(SUPPORT_MODULE, "parseMessageWith", "parseResponseWith")
     .importTypes(SUPPORT_MODULE, "MessageTables", "ParseResult");
-  const requestEntries = wire.map((r) => `    ${propertyKey(r.method)}: compiled.${validatorName(r.definition)},`);
-  const notificationEntries = model.notifications.map((n) => `    ${propertyKey(n.method)}: compiled.${validatorName(n.definition)},`);
+  const requestEntries = wire.map((r) => `    [${literal(r.method)}, compiled.${validatorName(r.definition)}],`);
+  const notificationEntries = model.notifications.map((n) => `    [${literal(n.method)}, compiled.${validatorName(n.definition)}],`);
   const resultEntries = wire.map(
     (r) => `    ${propertyKey(r.method)}: { ${r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: compiled.${validatorName(b.definition)}`).join(", ")} },`,
   );
@@ -33,12 +33,12 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   }
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
-  requests: {
+  requests: new Map([
 ${requestEntries.join("\n")}
-  },
-  notifications: {
+  ]),
+  notifications: new Map([
 ${notificationEntries.join("\n")}
-  },
+  ]),
   results: {
 ${resultEntries.join("\n")}
   },

@@ -12,7 +12,7 @@
  * 2020-12-only keyword; it is much faster than Ajv2020, which tracks
  * evaluated properties through every anyOf branch.
  */
-import { Ajv, type Options } from "ajv";
+import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { McpGenError, diagnostic } from "../diagnostics.js";
@@ -23,10 +23,10 @@ import type { Declaration, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
+import { addMcpKeywords, AJV_OPTIONS, JSON_VALUE_KEYWORD } from "./ajv-setup.js";
 
 // ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
-
 
 const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "format"]);
 const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$anchor", "minContains", "maxContains"]);
@@ -35,35 +35,73 @@ const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedI
 const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
   'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
   'require("ajv/dist/runtime/equal").default': "deepEqual",
+  [`require("${SUPPORT_MODULE}").isJsonValue`]: "isJsonValue",
 };
+
+const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
 /** Emits `ajv-validators.gen.ts`. */
 export function emitValidators(model: McpModel, bannerText: string): EmittedFile {
-  const byName = new Map(model.declarations.map((d) => [d.name, d]));
-  const schemas = model.declarations.map((d) => validatorSchema(d, byName));
-  const ajv = createAjv(schemas.some(uses2020Keywords));
+  const schemas = compiledSchemas(model);
+  const ajv = createAjv(schemas);
   for (const schema of schemas) ajv.addSchema(schema);
   const exports = Object.fromEntries(model.declarations.map((d) => [validatorName(d.name), d.name]));
-  const { code, helpers } = replaceRuntimeRequires(standaloneCode(ajv, exports));
+  const { code, helpers } = replaceRuntimeRequires(callReferencesWithoutPaths(standaloneCode(ajv, exports)));
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts")
     .add(layOut(code.replace(/^"use strict";/, "")));
-  if (helpers.length > 0) file.importValues(SUPPORT_MODULE, ...helpers);
+  const imports = code.includes("rebaseErrors(") ? [...helpers, "rebaseErrors"] : helpers;
+  if (imports.length > 0) file.importValues(SUPPORT_MODULE, ...[...new Set(imports)].sort());
   return file.build(bannerText);
 }
 
-function createAjv(need2020: boolean): Ajv {
-  const options: Options = {
-    code: { source: true, esm: true, lines: true },
-    inlineRefs: false,
-    messages: false,
-    strict: false,
-    allowUnionTypes: true,
-    validateFormats: false,
-    allErrors: false,
-    discriminator: true,
-  };
-  return need2020 ? new Ajv2020(options) : new Ajv(options);
+/** The schemas ajv compiles, one per declaration, each with its name as `$id`. */
+export function compiledSchemas(model: McpModel): JsonObject[] {
+  const byName = new Map(model.declarations.map((d) => [d.name, d]));
+  return useJsonValueKeyword(model.declarations.map((d) => validatorSchema(d, byName)));
+}
+
+/**
+ * The ajv engine for these schemas: Ajv2020 only when a schema needs a
+ * 2020-12-only keyword (see the top of this file), with mcp-gen's options
+ * and keywords.
+ */
+export function createAjv(schemas: readonly JsonObject[]): Ajv {
+  const options = { ...AJV_OPTIONS };
+  return addMcpKeywords(schemas.some(uses2020Keywords) ? new Ajv2020(options) : new Ajv(options));
+}
+
+/**
+ * Definitions that accept any JSON value: `type` names all six JSON types
+ * and arrays and objects hold the definition itself (2026-07-28's
+ * JSONValue, once the patches and mergeByType have shaped it).
+ */
+function jsonValueDefinitions(schemas: readonly JsonObject[]): Set<string> {
+  const found = new Set<string>();
+  for (const { $id, ...rest } of schemas) {
+    const types = Array.isArray(rest.type) ? [...rest.type].sort() : [];
+    const self = (v: JsonValue | undefined) => v === undefined || (isJsonObject(v) && Object.keys(v).length === 1 && v.$ref === $id);
+    const keys = Object.keys(rest).every((k) => ["type", "items", "additionalProperties"].includes(k));
+    if (keys && JSON.stringify(types) === JSON.stringify(ANY_JSON_TYPE) && self(rest.items) && self(rest.additionalProperties)) found.add(String($id));
+  }
+  return found;
+}
+
+/**
+ * Replaces every reference to an any-JSON-value definition (and its own
+ * schema) by the JSON_VALUE keyword, which calls `isJsonValue`: the same
+ * verdicts, without ajv's per-key path building on the success path. Only
+ * a failure names a path, the path of the value that is not JSON.
+ */
+function useJsonValueKeyword(schemas: readonly JsonObject[]): JsonObject[] {
+  const anyJson = jsonValueDefinitions(schemas);
+  if (anyJson.size === 0) return [...schemas];
+  const isRef = (node: JsonObject) => Object.keys(node).length === 1 && typeof node.$ref === "string" && anyJson.has(node.$ref);
+  return schemas.map((schema) =>
+    anyJson.has(String(schema.$id))
+      ? { $id: schema.$id!, [JSON_VALUE_KEYWORD]: true }
+      : (mapSchema(schema, (node) => (isRef(node) ? { [JSON_VALUE_KEYWORD]: true } : node)) as JsonObject),
+  );
 }
 
 /** The schema ajv compiles for a declaration (`byName` resolves the `$ref`s of union branches). */
@@ -233,7 +271,7 @@ function stripAnnotations(node: JsonObject): JsonValue {
   return out;
 }
 
-function uses2020Keywords(schema: JsonObject): boolean {
+export function uses2020Keywords(schema: JsonObject): boolean {
   let found = false;
   forEachSchema(schema, "", (node) => {
     if (Object.keys(node).some((k) => ONLY_2020.has(k))) found = true;
@@ -260,6 +298,48 @@ export function layOut(code: string): string {
     if (line.endsWith("{")) depth++;
   }
   return out.join("\n").trim();
+}
+
+/** A call of a referenced validator with the caller's path, as ajv writes it (one line). */
+const REFERENCE_CALL = /^(\s*)if\(!\(((?:validate\d+|wrapper\d+\.validate))\((.+?), \{instancePath(?::(.+?))?,parentData(?::[^,{}]+)?,parentDataProperty(?::[^,{}]+)?,rootData\}\)\)\)\{$/;
+
+/**
+ * ajv passes every referenced validator an object with the path it is
+ * called at (`instancePath + "/params"`, the key escaped), built on every
+ * call even when nothing fails: most of the cost of small definitions.
+ * This calls references with the value alone and puts the path in front
+ * of their errors only on failure (`rebaseErrors`). The rewrite applies
+ * only where a call is followed by ajv's usual error collection line;
+ * anything else is left as ajv wrote it.
+ */
+export function callReferencesWithoutPaths(code: string): string {
+  const lines = code.split("\n");
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const call = REFERENCE_CALL.exec(lines[i]!);
+    if (!call) continue;
+    const [, indent, fn, arg, path] = call;
+    const collect = `vErrors = vErrors === null ? ${fn}.errors : vErrors.concat(${fn}.errors);`;
+    if (lines[i + 1]!.trim() !== collect) continue;
+    const rebased = `rebaseErrors(${fn}.errors, ${path ?? "instancePath"})`;
+    lines[i] = `${indent}if(!(${fn}(${arg}))){`;
+    lines[i + 1] = lines[i + 1]!.replace(collect, `vErrors = vErrors === null ? ${rebased} : vErrors.concat(${rebased});`);
+  }
+  return withoutContextDestructuring(lines.join("\n"));
+}
+
+/** The parameter list ajv gives every validator function. */
+const AJV_SIGNATURE = /^(function validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
+
+/**
+ * Once no call passes a context any more, ajv's destructured parameter
+ * (`{instancePath="", parentData, …}={}`, an object and four loads on
+ * every call) is reduced to the one field the bodies read. Left alone
+ * when any body reads parentData or rootData, or a call still passes them.
+ */
+function withoutContextDestructuring(code: string): string {
+  const body = code.replace(AJV_SIGNATURE, "");
+  if (/\b(parentData|parentDataProperty|rootData)\b/.test(body)) return code;
+  return code.replace(AJV_SIGNATURE, '$1(data, context){\nconst instancePath = context === undefined ? "" : context.instancePath ?? "";');
 }
 
 function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {

@@ -4,13 +4,13 @@
  *   A: import dist/generated/<rev>/index.js (the compiled generated module,
  *      whose ajv code was compiled at generation time) and call one guard.
  *   B: import ajv, read the validator schema of every definition from a JSON
- *      file, `new Ajv(options)` with the options of
- *      generator/emit/emit-validators.ts, addSchema + getSchema (compile)
- *      every one of them, and call the same definition's validator.
+ *      file, `new Ajv(options)` with the options and keywords of
+ *      generator/emit/ajv-setup.ts, addSchema + getSchema (compile) every
+ *      one of them, and call the same definition's validator.
  *
  * The schemas for B are computed once, before timing, with the generator's
- * own library code (generate() → model.declarations → validatorSchema), so
- * they are exactly what A's code was compiled from.
+ * own library code (generate() → compiledSchemas(model)), so they are
+ * exactly what A's code was compiled from.
  *
  * Each child measures itself with process.hrtime from just before its first
  * import to just after the call (reading the example value happens before);
@@ -23,11 +23,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Options } from "ajv";
 import { generate } from "../../generator/index.js";
-import { validatorSchema } from "../../generator/emit/emit-validators.js";
-import { forEachSchema } from "../../generator/load/schema-walk.js";
-import type { JsonObject } from "../../generator/load/json.js";
+import { compiledSchemas, uses2020Keywords } from "../../generator/emit/emit-validators.js";
 import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
 
 export interface ColdImportOptions {
@@ -38,42 +35,6 @@ export interface ColdImportOptions {
 /** The definition whose validator both sides call, and its example. */
 const DEFINITION = "CallToolRequest";
 const EXAMPLE = "CallToolRequest/call-tool-request.json";
-
-/**
- * Copied from createAjv() in generator/emit/emit-validators.ts (not
- * exported there). Keep in sync when those options change.
- */
-const AJV_OPTIONS: Options = {
-  code: { source: true, esm: true, lines: true },
-  inlineRefs: false,
-  messages: false,
-  strict: false,
-  allowUnionTypes: true,
-  validateFormats: false,
-  allErrors: false,
-};
-
-/** Copied from emit-validators.ts: keywords that make the generator pick Ajv2020. */
-const ONLY_2020 = new Set([
-  "prefixItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "dependentSchemas",
-  "dependentRequired",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$anchor",
-  "minContains",
-  "maxContains",
-]);
-
-function uses2020Keywords(schema: JsonObject): boolean {
-  let found = false;
-  forEachSchema(schema, "", (node) => {
-    if (Object.keys(node).some((k) => ONLY_2020.has(k))) found = true;
-  });
-  return found;
-}
 
 interface ChildResult {
   ok: boolean;
@@ -107,15 +68,16 @@ export async function benchColdImport(o: ColdImportOptions): Promise<boolean> {
       out: join(tmp, "unused"),
       stampVersion: false,
     });
-    const schemas = model.declarations.map(validatorSchema);
+    const schemas = compiledSchemas(model);
     const ajv2020 = schemas.some(uses2020Keywords);
     const schemasFile = join(tmp, "validator-schemas.json");
-    writeFileSync(schemasFile, JSON.stringify({ ajv2020, options: AJV_OPTIONS, schemas }));
+    writeFileSync(schemasFile, JSON.stringify({ ajv2020, schemas }));
     const example = join(o.schemaDir, REVISION, "examples", EXAMPLE);
     const moduleUrl = pathToFileURL(join(ROOT, "dist", "generated", REVISION, "index.js")).href;
 
     const a = () => runChild("cold-generated.mjs", [moduleUrl, example, `is${DEFINITION}`]);
-    const b = () => runChild("cold-ajv.mjs", [schemasFile, example, DEFINITION]);
+    const setupUrl = pathToFileURL(join(ROOT, "dist", "generator", "emit", "ajv-setup.js")).href;
+    const b = () => runChild("cold-ajv.mjs", [setupUrl, schemasFile, example, DEFINITION]);
     process.stdout.write(` warm-up + ${o.rounds} rounds `);
     a();
     b();

@@ -25,6 +25,9 @@ describe("parseMessage", () => {
     ["a method that is not a string", { ...call, method: 3 }, -32600, 7],
     ["neither method, result nor error", { jsonrpc: "2.0", id: 1 }, -32600, 1],
     ["an unknown method", { ...call, method: "tools/explode" }, -32601, 7],
+    ["a method named like an Object property", { ...call, method: "toString" }, -32601, 7],
+    ["a method named __proto__", { ...call, method: "__proto__" }, -32601, 7],
+    ["a notification named like an Object property", { jsonrpc: "2.0", method: "constructor" }, -32601, null],
   ] as const)("rejects %s with %i", (_what, input, code, id) => {
     const result = mcp.parseMessage(input);
     expect(result.ok).toBe(false);
@@ -32,6 +35,11 @@ describe("parseMessage", () => {
       expect(result.error.code).toBe(code);
       expect(result.id).toBe(id);
     }
+  });
+
+  it("validate() refuses a name that is no definition, even one every object has", () => {
+    expect(() => mcp.validate("NoSuchThing" as mcp.DefinitionName, {})).toThrow(/"NoSuchThing" is not a definition of MCP 2026-07-28/);
+    expect(() => mcp.validate("toString" as mcp.DefinitionName, {})).toThrow(TypeError);
   });
 
   it("says which revisions define a method this one removed", () => {

@@ -9,97 +9,124 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-// prettier-ignore
-export const validateClientNotification = validate21;
+import { rebaseErrors } from "./support.gen.js";
 
 // prettier-ignore
-const schema6 = {"$id":"ClientNotification","anyOf":[{"$ref":"PingedNotification"}]};
+export const validateClientNotification = validate10;
 
 // prettier-ignore
-const schema7 = {"$id":"PingedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/pinged","type":"string"}},"required":["jsonrpc","method"],"type":"object"};
+const schema11 = {"$id":"ClientNotification","anyOf":[{"$ref":"PingedNotification"}]};
 
 // prettier-ignore
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="PingedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate22.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate22.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/pinged" !== data1){
-              validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
+const schema12 = {"$id":"PingedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/pinged","type":"string"}},"required":["jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientNotification" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-    errors = vErrors.length;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        const err0 = {instancePath,schemaPath:"PingedNotification/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs4 = errors;
+          if(typeof data0 !== "string"){
+            const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if("2.0" !== data0){
+            const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+          var valid2 = _errs4 === errors;
+        }
+        else {
+          var valid2 = true;
+        }
+        if(valid2){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs6 = errors;
+            if(typeof data1 !== "string"){
+              const err3 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if("notifications/pinged" !== data1){
+              const err4 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            var valid2 = _errs6 === errors;
+          }
+          else {
+            var valid2 = true;
+          }
+        }
+      }
+    }
+    else {
+      const err5 = {instancePath,schemaPath:"PingedNotification/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
     if(vErrors === null){
-      vErrors = [err0];
+      vErrors = [err6];
     }
     else {
-      vErrors.push(err0);
+      vErrors.push(err6);
     }
     errors++;
-    validate21.errors = vErrors;
+    validate10.errors = vErrors;
     return false;
   }
   else {
@@ -113,37 +140,25 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate21.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateClientRequest = validate24;
+export const validateClientRequest = validate11;
 
 // prettier-ignore
-const schema8 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
+const schema13 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
 
 // prettier-ignore
-const schema9 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+const schema14 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
 // prettier-ignore
-const schema10 = {"$id":"RequestId","type":["string","integer"]};
+const schema15 = {"$id":"RequestId","type":["string","integer"]};
 
 // prettier-ignore
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema10.type}}];
-    return false;
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate12(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="PingRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -151,15 +166,16 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(!(validate26(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-            errors = vErrors.length;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate12.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -169,16 +185,16 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.jsonrpc !== undefined){
             let data1 = data.jsonrpc;
-            const _errs2 = errors;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate25.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate25.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
@@ -186,16 +202,16 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.method !== undefined){
               let data2 = data.method;
-              const _errs4 = errors;
+              const _errs6 = errors;
               if(typeof data2 !== "string"){
-                validate25.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("ping" !== data2){
-                validate25.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+                validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
                 return false;
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
@@ -203,14 +219,14 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
             if(valid0){
               if(data.params !== undefined){
                 let data3 = data.params;
-                const _errs6 = errors;
-                if(errors === _errs6){
+                const _errs8 = errors;
+                if(errors === _errs8){
                   if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-                    validate25.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
-                var valid0 = _errs6 === errors;
+                var valid0 = _errs8 === errors;
               }
               else {
                 var valid0 = true;
@@ -221,39 +237,23 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate25.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-const schema11 = {"$id":"EchoRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/echo","type":"string"},"params":{"properties":{"text":{"type":"string"},"mood":{"$ref":"Mood"},"extra":{},"bag":{"additionalProperties":true,"properties":{},"type":"object"}},"required":["text"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema16 = {"$id":"EchoRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/echo","type":"string"},"params":{"properties":{"text":{"type":"string"},"mood":{"$ref":"Mood"},"extra":{},"bag":{"additionalProperties":true,"properties":{},"type":"object"}},"required":["text"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-const schema12 = {"$id":"Mood","enum":["calm","loud"],"type":"string"};
+const schema18 = {"$id":"Mood","enum":["calm","loud"],"type":"string"};
 
 // prettier-ignore
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Mood" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "calm") || (data === "loud"))){
-    validate30.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-    return false;
-  }
-  validate30.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate13(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="EchoRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -261,15 +261,16 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(!(validate26(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-            errors = vErrors.length;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate13.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -279,16 +280,16 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.jsonrpc !== undefined){
             let data1 = data.jsonrpc;
-            const _errs2 = errors;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
@@ -296,16 +297,16 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.method !== undefined){
               let data2 = data.method;
-              const _errs4 = errors;
+              const _errs6 = errors;
               if(typeof data2 !== "string"){
-                validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("demo/echo" !== data2){
-                validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
+                validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
                 return false;
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
@@ -313,65 +314,70 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
             if(valid0){
               if(data.params !== undefined){
                 let data3 = data.params;
-                const _errs6 = errors;
-                if(errors === _errs6){
+                const _errs8 = errors;
+                if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
                     let missing1;
                     if((data3.text === undefined) && (missing1 = "text")){
-                      validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+                      validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
                       return false;
                     }
                     else {
                       if(data3.text !== undefined){
-                        const _errs8 = errors;
+                        const _errs10 = errors;
                         if(typeof data3.text !== "string"){
-                          validate28.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
+                          validate13.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
-                        var valid1 = _errs8 === errors;
+                        var valid2 = _errs10 === errors;
                       }
                       else {
-                        var valid1 = true;
+                        var valid2 = true;
                       }
-                      if(valid1){
+                      if(valid2){
                         if(data3.mood !== undefined){
-                          const _errs10 = errors;
-                          if(!(validate30(data3.mood, {instancePath:instancePath+"/params/mood",parentData:data3,parentDataProperty:"mood",rootData}))){
-                            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-                            errors = vErrors.length;
+                          let data5 = data3.mood;
+                          const _errs12 = errors;
+                          if(typeof data5 !== "string"){
+                            validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/type",keyword:"type",params:{type: "string"}}];
+                            return false;
                           }
-                          var valid1 = _errs10 === errors;
+                          if(!((data5 === "calm") || (data5 === "loud"))){
+                            validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
+                            return false;
+                          }
+                          var valid2 = _errs12 === errors;
                         }
                         else {
-                          var valid1 = true;
+                          var valid2 = true;
                         }
-                        if(valid1){
+                        if(valid2){
                           if(data3.bag !== undefined){
                             let data6 = data3.bag;
-                            const _errs11 = errors;
-                            if(errors === _errs11){
+                            const _errs15 = errors;
+                            if(errors === _errs15){
                               if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
                               }
                               else {
-                                validate28.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
+                                validate13.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
                                 return false;
                               }
                             }
-                            var valid1 = _errs11 === errors;
+                            var valid2 = _errs15 === errors;
                           }
                           else {
-                            var valid1 = true;
+                            var valid2 = true;
                           }
                         }
                       }
                     }
                   }
                   else {
-                    validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                    validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                     return false;
                   }
                 }
-                var valid0 = _errs6 === errors;
+                var valid0 = _errs8 === errors;
               }
               else {
                 var valid0 = true;
@@ -382,16 +388,17 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate28.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -399,55 +406,56 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.method === undefined) && (missing0 = "method")){
-        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         const tag0 = data.method;
         if(typeof tag0 == "string"){
           if(tag0 === "ping"){
-            if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+            if(!(validate12(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate12.errors, instancePath) : vErrors.concat(rebaseErrors(validate12.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else if(tag0 === "demo/echo"){
-            if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            if(!(validate13(data))){
+              vErrors = vErrors === null ? rebaseErrors(validate13.errors, instancePath) : vErrors.concat(rebaseErrors(validate13.errors, instancePath));
               errors = vErrors.length;
             }
           }
           else {
-            validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+            validate11.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
             return false;
           }
         }
         else {
-          validate24.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+          validate11.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
           return false;
         }
       }
     }
     else {
-      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate24.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEchoRequest = validate28;
+export const validateEchoRequest = validate13;
 
 // prettier-ignore
-export const validateEchoResult = validate34;
+export const validateEchoResult = validate16;
 
 // prettier-ignore
-const schema13 = {"$id":"EchoResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"text":{"type":"string"}},"required":["text"],"type":"object"};
+const schema19 = {"$id":"EchoResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"text":{"type":"string"}},"required":["text"],"type":"object"};
 
 // prettier-ignore
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="EchoResult" */;
   let vErrors = null;
   let errors = 0;
@@ -455,7 +463,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.text === undefined) && (missing0 = "text")){
-        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -466,7 +474,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
             }
             else {
-              validate34.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+              validate16.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
               return false;
             }
           }
@@ -479,7 +487,7 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
           if(data.text !== undefined){
             const _errs4 = errors;
             if(typeof data.text !== "string"){
-              validate34.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+              validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -491,25 +499,366 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate34.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateEmptyResult = validate35;
+export const validateEmptyResult = validate17;
 
 // prettier-ignore
-const schema14 = {"$id":"EmptyResult","$ref":"Result"};
+const schema20 = {"$id":"EmptyResult","$ref":"Result"};
 
 // prettier-ignore
-const schema15 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+const schema21 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="EmptyResult" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  if(errors === _errs0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data._meta !== undefined){
+        let data0 = data._meta;
+        const _errs3 = errors;
+        if(errors === _errs3){
+          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+          }
+          else {
+            validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate17.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateJSONRPCError = validate18;
+
+// prettier-ignore
+const schema22 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
+
+// prettier-ignore
+function validate18(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCError" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.error !== undefined){
+          let data0 = data.error;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+                validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                if(data0.code !== undefined){
+                  let data1 = data0.code;
+                  const _errs3 = errors;
+                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+                    validate18.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid1 = _errs3 === errors;
+                }
+                else {
+                  var valid1 = true;
+                }
+                if(valid1){
+                  if(data0.message !== undefined){
+                    const _errs5 = errors;
+                    if(typeof data0.message !== "string"){
+                      validate18.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid1 = _errs5 === errors;
+                  }
+                  else {
+                    var valid1 = true;
+                  }
+                }
+              }
+            }
+            else {
+              validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.id !== undefined){
+            let data3 = data.id;
+            const _errs7 = errors;
+            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+              validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+              return false;
+            }
+            var valid0 = _errs7 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.jsonrpc !== undefined){
+              let data4 = data.jsonrpc;
+              const _errs10 = errors;
+              if(typeof data4 !== "string"){
+                validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("2.0" !== data4){
+                validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate18.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateJSONRPCResponse = validate19;
+
+// prettier-ignore
+const schema24 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+
+// prettier-ignore
+function validate19(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="JSONRPCResponse" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+        validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          let data0 = data.id;
+          const _errs1 = errors;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate19.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.result !== undefined){
+              let data2 = data.result;
+              const _errs6 = errors;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  if(data2._meta !== undefined){
+                    let data3 = data2._meta;
+                    const _errs10 = errors;
+                    if(errors === _errs10){
+                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                      }
+                      else {
+                        validate19.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate19.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate19.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateMood = validate20;
+
+// prettier-ignore
+function validate20(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Mood" */;
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    return false;
+  }
+  if(!((data === "calm") || (data === "loud"))){
+    validate20.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
+    return false;
+  }
+  validate20.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validatePingRequest = validate12;
+
+// prettier-ignore
+export const validatePingedNotification = validate21;
+
+// prettier-ignore
+function validate21(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="PingedNotification" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.jsonrpc !== undefined){
+          let data0 = data.jsonrpc;
+          const _errs1 = errors;
+          if(typeof data0 !== "string"){
+            validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+          if("2.0" !== data0){
+            validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.method !== undefined){
+            let data1 = data.method;
+            const _errs3 = errors;
+            if(typeof data1 !== "string"){
+              validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("notifications/pinged" !== data1){
+              validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate21.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateRequestId = validate22;
+
+// prettier-ignore
+function validate22(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RequestId" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema15.type}}];
+    return false;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateResult = validate23;
+
+// prettier-ignore
+function validate23(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Result" */;
   let vErrors = null;
   let errors = 0;
@@ -522,246 +871,38 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
           }
           else {
-            validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate36.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-    errors = vErrors.length;
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
-}
+export const validateServerRequest = validate24;
 
 // prettier-ignore
-export const validateJSONRPCError = validate38;
+const schema31 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"}]};
 
 // prettier-ignore
-const schema16 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.error !== undefined){
-          let data0 = data.error;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate38.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate38.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  if(data0.message !== undefined){
-                    const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
-                      validate38.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate38.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.id !== undefined){
-            const _errs7 = errors;
-            if(!(validate26(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
-              const _errs8 = errors;
-              if(typeof data4 !== "string"){
-                validate38.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate38.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs8 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate38.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateJSONRPCResponse = validate40;
-
-// prettier-ignore
-const schema17 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate26(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate40.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate40.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.result !== undefined){
-              const _errs4 = errors;
-              if(!(validate36(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateMood = validate30;
-
-// prettier-ignore
-export const validatePingRequest = validate25;
-
-// prettier-ignore
-export const validatePingedNotification = validate22;
-
-// prettier-ignore
-export const validateRequestId = validate26;
-
-// prettier-ignore
-export const validateResult = validate36;
-
-// prettier-ignore
-export const validateServerRequest = validate43;
-
-// prettier-ignore
-const schema18 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"}]};
-
-// prettier-ignore
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ServerRequest" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+  if(!(validate12(data))){
+    vErrors = vErrors === null ? rebaseErrors(validate12.errors, instancePath) : vErrors.concat(rebaseErrors(validate12.errors, instancePath));
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -775,7 +916,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       vErrors.push(err0);
     }
     errors++;
-    validate43.errors = vErrors;
+    validate24.errors = vErrors;
     return false;
   }
   else {
@@ -789,21 +930,22 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate43.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateTree = validate45;
+export const validateTree = validate26;
 
 // prettier-ignore
-const schema19 = {"$id":"Tree","properties":{"children":{"items":{"$ref":"Tree"},"type":"array"},"name":{"type":"string"}},"required":["name"],"type":"object"};
+const schema32 = {"$id":"Tree","properties":{"children":{"items":{"$ref":"Tree"},"type":"array"},"name":{"type":"string"}},"required":["name"],"type":"object"};
 
 // prettier-ignore
-const wrapper0 = {validate: validate45};
+const wrapper0 = {validate: validate26};
 
 // prettier-ignore
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Tree" */;
   let vErrors = null;
   let errors = 0;
@@ -811,7 +953,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.name === undefined) && (missing0 = "name")){
-        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -824,8 +966,8 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
               const len0 = data0.length;
               for(let i0=0; i0<len0; i0++){
                 const _errs3 = errors;
-                if(!(wrapper0.validate(data0[i0], {instancePath:instancePath+"/children/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-                  vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+                if(!(wrapper0.validate(data0[i0]))){
+                  vErrors = vErrors === null ? rebaseErrors(wrapper0.validate.errors, instancePath+"/children/" + i0) : vErrors.concat(rebaseErrors(wrapper0.validate.errors, instancePath+"/children/" + i0));
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -835,7 +977,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             else {
-              validate45.errors = [{instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"}}];
+              validate26.errors = [{instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"}}];
               return false;
             }
           }
@@ -848,7 +990,7 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
           if(data.name !== undefined){
             const _errs4 = errors;
             if(typeof data.name !== "string"){
-              validate45.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+              validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -860,10 +1002,10 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate45.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }

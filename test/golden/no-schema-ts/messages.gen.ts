@@ -20,13 +20,11 @@ import type * as T from "./types.gen.js";
 
 const TABLES: MessageTables = {
   revision: "golden-no-schema-ts",
-  requests: {
-    "demo/echo": compiled.validateEchoRequest,
-    ping: compiled.validatePingRequest,
-  },
-  notifications: {
-    "notifications/pinged": compiled.validatePingedNotification,
-  },
+  requests: new Map([
+    ["demo/echo", compiled.validateEchoRequest],
+    ["ping", compiled.validatePingRequest],
+  ]),
+  notifications: new Map([["notifications/pinged", compiled.validatePingedNotification]]),
   results: {
     "demo/echo": { complete: compiled.validateEchoResult },
     ping: { complete: compiled.validateEmptyResult },

@@ -10,85 +10,26 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-// prettier-ignore
-export const validateClientRequest = validate21;
+import { rebaseErrors } from "./support.gen.js";
 
 // prettier-ignore
-const schema6 = {"$id":"ClientRequest","anyOf":[{"$ref":"AskRequest"}]};
+export const validateClientRequest = validate10;
 
 // prettier-ignore
-const schema7 = {"$id":"AskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/ask","type":"string"},"params":{"$ref":"AskRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+const schema11 = {"$id":"ClientRequest","anyOf":[{"$ref":"AskRequest"}]};
 
 // prettier-ignore
-const schema8 = {"$id":"RequestId","type":["string","integer"]};
+const schema12 = {"$id":"AskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/ask","type":"string"},"params":{"$ref":"AskRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 
 // prettier-ignore
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema8.type}}];
-    return false;
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
-}
+const schema13 = {"$id":"RequestId","type":["string","integer"]};
 
 // prettier-ignore
-const schema9 = {"$id":"AskRequestParams","properties":{"_meta":{"type":"object"},"question":{"type":"string"}},"required":["_meta","question"],"type":"object"};
+const schema14 = {"$id":"AskRequestParams","properties":{"_meta":{"type":"object"},"question":{"type":"string"}},"required":["_meta","question"],"type":"object"};
 
 // prettier-ignore
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="AskRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.question === undefined) && (missing0 = "question"))){
-        validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-            validate25.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.question !== undefined){
-            const _errs3 = errors;
-            if(typeof data.question !== "string"){
-              validate25.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate11(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="AskRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -96,15 +37,16 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(!(validate23(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-            errors = vErrors.length;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate11.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -114,16 +56,16 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.jsonrpc !== undefined){
             let data1 = data.jsonrpc;
-            const _errs2 = errors;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate22.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate22.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
@@ -131,28 +73,66 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
           if(valid0){
             if(data.method !== undefined){
               let data2 = data.method;
-              const _errs4 = errors;
+              const _errs6 = errors;
               if(typeof data2 !== "string"){
-                validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+                validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
               if("demo/ask" !== data2){
-                validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/ask"}}];
+                validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/ask"}}];
                 return false;
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
             }
             if(valid0){
               if(data.params !== undefined){
-                const _errs6 = errors;
-                if(!(validate25(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-                  vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-                  errors = vErrors.length;
+                let data3 = data.params;
+                const _errs8 = errors;
+                const _errs9 = errors;
+                if(errors === _errs9){
+                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+                    let missing1;
+                    if(((data3._meta === undefined) && (missing1 = "_meta")) || ((data3.question === undefined) && (missing1 = "question"))){
+                      validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/required",keyword:"required",params:{missingProperty: missing1}}];
+                      return false;
+                    }
+                    else {
+                      if(data3._meta !== undefined){
+                        let data4 = data3._meta;
+                        const _errs11 = errors;
+                        if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+                          validate11.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"AskRequestParams/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+                          return false;
+                        }
+                        var valid3 = _errs11 === errors;
+                      }
+                      else {
+                        var valid3 = true;
+                      }
+                      if(valid3){
+                        if(data3.question !== undefined){
+                          const _errs13 = errors;
+                          if(typeof data3.question !== "string"){
+                            validate11.errors = [{instancePath:instancePath+"/params/question",schemaPath:"AskRequestParams/properties/question/type",keyword:"type",params:{type: "string"}}];
+                            return false;
+                          }
+                          var valid3 = _errs13 === errors;
+                        }
+                        else {
+                          var valid3 = true;
+                        }
+                      }
+                    }
+                  }
+                  else {
+                    validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/type",keyword:"type",params:{type: "object"}}];
+                    return false;
+                  }
                 }
-                var valid0 = _errs6 === errors;
+                var valid0 = _errs8 === errors;
               }
               else {
                 var valid0 = true;
@@ -163,24 +143,25 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate22.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate10(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ClientRequest" */;
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if(!(validate11(data))){
+    vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath) : vErrors.concat(rebaseErrors(validate11.errors, instancePath));
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -194,7 +175,7 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       vErrors.push(err0);
     }
     errors++;
-    validate21.errors = vErrors;
+    validate10.errors = vErrors;
     return false;
   }
   else {
@@ -208,24 +189,75 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
   }
-  validate21.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateAskRequest = validate22;
+export const validateAskRequest = validate11;
 
 // prettier-ignore
-export const validateAskRequestParams = validate25;
+export const validateAskRequestParams = validate13;
 
 // prettier-ignore
-export const validateAskResult = validate28;
+function validate13(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="AskRequestParams" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.question === undefined) && (missing0 = "question"))){
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data._meta !== undefined){
+          let data0 = data._meta;
+          const _errs1 = errors;
+          if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+            validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.question !== undefined){
+            const _errs3 = errors;
+            if(typeof data.question !== "string"){
+              validate13.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+        }
+      }
+    }
+    else {
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate13.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-const schema10 = {"$id":"AskResult","properties":{"answer":{"type":"string"},"resultType":{"const":"complete","type":"string"}},"required":["answer","resultType"],"type":"object"};
+export const validateAskResult = validate14;
 
 // prettier-ignore
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const schema16 = {"$id":"AskResult","properties":{"answer":{"type":"string"},"resultType":{"const":"complete","type":"string"}},"required":["answer","resultType"],"type":"object"};
+
+// prettier-ignore
+function validate14(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="AskResult" */;
   let vErrors = null;
   let errors = 0;
@@ -233,14 +265,14 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.answer === undefined) && (missing0 = "answer")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.answer !== undefined){
           const _errs1 = errors;
           if(typeof data.answer !== "string"){
-            validate28.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
+            validate14.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -253,11 +285,11 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
             let data1 = data.resultType;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
-              validate28.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+              validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("complete" !== data1){
-              validate28.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+              validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -269,31 +301,392 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate28.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateAskResultResponse = validate29;
+export const validateAskResultResponse = validate15;
 
 // prettier-ignore
-const schema11 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema17 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-const schema12 = {"$id":"InputRequiredResult","properties":{"inputRequests":{"additionalProperties":{"$ref":"InputRequest"},"type":"object"},"requestState":{"type":"string"},"resultType":{"const":"input_required","type":"string"}},"required":["resultType"],"type":"object"};
+const schema19 = {"$id":"InputRequiredResult","properties":{"inputRequests":{"additionalProperties":{"$ref":"InputRequest"},"type":"object"},"requestState":{"type":"string"},"resultType":{"const":"input_required","type":"string"}},"required":["resultType"],"type":"object"};
 
 // prettier-ignore
-const schema13 = {"$id":"InputRequest","anyOf":[{"$ref":"ConfirmRequest"}]};
+const schema20 = {"$id":"InputRequest","anyOf":[{"$ref":"ConfirmRequest"}]};
 
 // prettier-ignore
-const schema14 = {"$id":"ConfirmRequest","properties":{"method":{"const":"demo/confirm","type":"string"},"params":{"properties":{"prompt":{"type":"string"}},"type":"object"}},"required":["method","params"],"type":"object"};
+const schema21 = {"$id":"ConfirmRequest","properties":{"method":{"const":"demo/confirm","type":"string"},"params":{"properties":{"prompt":{"type":"string"}},"type":"object"}},"required":["method","params"],"type":"object"};
 
 // prettier-ignore
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InputRequest" */;
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+        const err0 = {instancePath,schemaPath:"ConfirmRequest/required",keyword:"required",params:{missingProperty: missing0}};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      else {
+        if(data.method !== undefined){
+          let data0 = data.method;
+          const _errs4 = errors;
+          if(typeof data0 !== "string"){
+            const err1 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/type",keyword:"type",params:{type: "string"}};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if("demo/confirm" !== data0){
+            const err2 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+          var valid2 = _errs4 === errors;
+        }
+        else {
+          var valid2 = true;
+        }
+        if(valid2){
+          if(data.params !== undefined){
+            let data1 = data.params;
+            const _errs6 = errors;
+            if(errors === _errs6){
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+                if(data1.prompt !== undefined){
+                  if(typeof data1.prompt !== "string"){
+                    const err3 = {instancePath:instancePath+"/params/prompt",schemaPath:"ConfirmRequest/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}};
+                    if(vErrors === null){
+                      vErrors = [err3];
+                    }
+                    else {
+                      vErrors.push(err3);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              else {
+                const err4 = {instancePath:instancePath+"/params",schemaPath:"ConfirmRequest/properties/params/type",keyword:"type",params:{type: "object"}};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            var valid2 = _errs6 === errors;
+          }
+          else {
+            var valid2 = true;
+          }
+        }
+      }
+    }
+    else {
+      const err5 = {instancePath,schemaPath:"ConfirmRequest/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      vErrors.push(err6);
+    }
+    errors++;
+    validate17.errors = vErrors;
+    return false;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        vErrors.length = _errs0;
+      }
+      else {
+        vErrors = null;
+      }
+    }
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate16(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="InputRequiredResult" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resultType === undefined) && (missing0 = "resultType")){
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.inputRequests !== undefined){
+          let data0 = data.inputRequests;
+          const _errs1 = errors;
+          if(errors === _errs1){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              for(const key0 in data0){
+                const _errs4 = errors;
+                if(!(validate17(data0[key0]))){
+                  vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+                  errors = vErrors.length;
+                }
+                var valid1 = _errs4 === errors;
+                if(!valid1){
+                  break;
+                }
+              }
+            }
+            else {
+              validate16.errors = [{instancePath:instancePath+"/inputRequests",schemaPath:"#/properties/inputRequests/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.requestState !== undefined){
+            const _errs5 = errors;
+            if(typeof data.requestState !== "string"){
+              validate16.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.resultType !== undefined){
+              let data3 = data.resultType;
+              const _errs7 = errors;
+              if(typeof data3 !== "string"){
+                validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                return false;
+              }
+              if("input_required" !== data3){
+                validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "input_required"}}];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate16.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+function validate15(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="AskResultResponse" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.id !== undefined){
+          let data0 = data.id;
+          const _errs1 = errors;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate15.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        }
+        else {
+          var valid0 = true;
+        }
+        if(valid0){
+          if(data.jsonrpc !== undefined){
+            let data1 = data.jsonrpc;
+            const _errs4 = errors;
+            if(typeof data1 !== "string"){
+              validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              return false;
+            }
+            if("2.0" !== data1){
+              validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              return false;
+            }
+            var valid0 = _errs4 === errors;
+          }
+          else {
+            var valid0 = true;
+          }
+          if(valid0){
+            if(data.result !== undefined){
+              let data2 = data.result;
+              const _errs6 = errors;
+              if(errors === _errs6){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    const tag0 = data2.resultType;
+                    if(typeof tag0 == "string"){
+                      if(tag0 === "input_required"){
+                        if(!(validate16(data2))){
+                          vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/result"));
+                          errors = vErrors.length;
+                        }
+                      }
+                      else if(tag0 === "complete"){
+                        const _errs11 = errors;
+                        if(errors === _errs11){
+                          if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                            let missing2;
+                            if(((data2.answer === undefined) && (missing2 = "answer")) || ((data2.resultType === undefined) && (missing2 = "resultType"))){
+                              validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/required",keyword:"required",params:{missingProperty: missing2}}];
+                              return false;
+                            }
+                            else {
+                              if(data2.answer !== undefined){
+                                const _errs13 = errors;
+                                if(typeof data2.answer !== "string"){
+                                  validate15.errors = [{instancePath:instancePath+"/result/answer",schemaPath:"AskResult/properties/answer/type",keyword:"type",params:{type: "string"}}];
+                                  return false;
+                                }
+                                var valid6 = _errs13 === errors;
+                              }
+                              else {
+                                var valid6 = true;
+                              }
+                              if(valid6){
+                                if(data2.resultType !== undefined){
+                                  let data4 = data2.resultType;
+                                  const _errs15 = errors;
+                                  if(typeof data4 !== "string"){
+                                    validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                                    return false;
+                                  }
+                                  if("complete" !== data4){
+                                    validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+                                    return false;
+                                  }
+                                  var valid6 = _errs15 === errors;
+                                }
+                                else {
+                                  var valid6 = true;
+                                }
+                              }
+                            }
+                          }
+                          else {
+                            validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/type",keyword:"type",params:{type: "object"}}];
+                            return false;
+                          }
+                        }
+                      }
+                      else {
+                        validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+                        return false;
+                      }
+                    }
+                    else {
+                      validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+                      return false;
+                    }
+                  }
+                }
+                else {
+                  validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
+              }
+              var valid0 = _errs6 === errors;
+            }
+            else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    }
+    else {
+      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate15.errors = vErrors;
+  return errors === 0;
+}
+
+// prettier-ignore
+export const validateConfirmRequest = validate20;
+
+// prettier-ignore
+function validate20(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ConfirmRequest" */;
   let vErrors = null;
   let errors = 0;
@@ -301,7 +694,7 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -309,11 +702,11 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.method;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
           if("demo/confirm" !== data0){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}}];
+            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -329,13 +722,13 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
                 if(data1.prompt !== undefined){
                   if(typeof data1.prompt !== "string"){
-                    validate33.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
+                    validate20.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
                 }
               }
               else {
-                validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+                validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
@@ -348,249 +741,23 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate33.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InputRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
-    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate32.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate32.errors = vErrors;
-  return errors === 0;
-}
+export const validateConfirmResult = validate21;
 
 // prettier-ignore
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="InputRequiredResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resultType === undefined) && (missing0 = "resultType")){
-        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.inputRequests !== undefined){
-          let data0 = data.inputRequests;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              for(const key0 in data0){
-                const _errs4 = errors;
-                if(!(validate32(data0[key0], {instancePath:instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
-                  vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs4 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate31.errors = [{instancePath:instancePath+"/inputRequests",schemaPath:"#/properties/inputRequests/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.requestState !== undefined){
-            const _errs5 = errors;
-            if(typeof data.requestState !== "string"){
-              validate31.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.resultType !== undefined){
-              let data3 = data.resultType;
-              const _errs7 = errors;
-              if(typeof data3 !== "string"){
-                validate31.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("input_required" !== data3){
-                validate31.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "input_required"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate31.errors = vErrors;
-  return errors === 0;
-}
+const schema24 = {"$id":"ConfirmResult","properties":{"yes":{"type":"boolean"}},"required":["yes"],"type":"object"};
 
 // prettier-ignore
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="AskResultResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.id !== undefined){
-          const _errs1 = errors;
-          if(!(validate23(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate29.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate29.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  let missing1;
-                  if((data2.resultType === undefined) && (missing1 = "resultType")){
-                    validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    const tag0 = data2.resultType;
-                    if(typeof tag0 == "string"){
-                      if(tag0 === "input_required"){
-                        if(!(validate31(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-                          errors = vErrors.length;
-                        }
-                      }
-                      else if(tag0 === "complete"){
-                        if(!(validate28(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-                          errors = vErrors.length;
-                        }
-                      }
-                      else {
-                        validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
-                        return false;
-                      }
-                    }
-                    else {
-                      validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate29.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-export const validateConfirmRequest = validate33;
-
-// prettier-ignore
-export const validateConfirmResult = validate38;
-
-// prettier-ignore
-const schema15 = {"$id":"ConfirmResult","properties":{"yes":{"type":"boolean"}},"required":["yes"],"type":"object"};
-
-// prettier-ignore
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ConfirmResult" */;
   let vErrors = null;
   let errors = 0;
@@ -598,35 +765,36 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((data.yes === undefined) && (missing0 = "yes")){
-        validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.yes !== undefined){
           if(typeof data.yes !== "boolean"){
-            validate38.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
+            validate21.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
         }
       }
     }
     else {
-      validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate38.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateError = validate39;
+export const validateError = validate22;
 
 // prettier-ignore
-const schema16 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
+const schema25 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
 // prettier-ignore
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="Error" */;
   let vErrors = null;
   let errors = 0;
@@ -634,7 +802,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -642,7 +810,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.code;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate39.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+            validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -654,7 +822,7 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
           if(data.message !== undefined){
             const _errs3 = errors;
             if(typeof data.message !== "string"){
-              validate39.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+              validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -666,28 +834,29 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate39.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateInputRequest = validate32;
+export const validateInputRequest = validate17;
 
 // prettier-ignore
-export const validateInputRequiredResult = validate31;
+export const validateInputRequiredResult = validate16;
 
 // prettier-ignore
-export const validateJSONRPCErrorResponse = validate40;
+export const validateJSONRPCErrorResponse = validate23;
 
 // prettier-ignore
-const schema17 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
+const schema26 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCErrorResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -695,15 +864,53 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.error !== undefined){
+          let data0 = data.error;
           const _errs1 = errors;
-          if(!(validate39(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-            errors = vErrors.length;
+          const _errs2 = errors;
+          if(errors === _errs2){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+                validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                if(data0.code !== undefined){
+                  let data1 = data0.code;
+                  const _errs4 = errors;
+                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+                    validate23.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid2 = _errs4 === errors;
+                }
+                else {
+                  var valid2 = true;
+                }
+                if(valid2){
+                  if(data0.message !== undefined){
+                    const _errs6 = errors;
+                    if(typeof data0.message !== "string"){
+                      validate23.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid2 = _errs6 === errors;
+                  }
+                  else {
+                    var valid2 = true;
+                  }
+                }
+              }
+            }
+            else {
+              validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid0 = _errs1 === errors;
         }
@@ -712,29 +919,30 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
         }
         if(valid0){
           if(data.id !== undefined){
-            const _errs2 = errors;
-            if(!(validate23(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-              errors = vErrors.length;
+            let data3 = data.id;
+            const _errs8 = errors;
+            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+              validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+              return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs8 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.jsonrpc !== undefined){
-              let data2 = data.jsonrpc;
-              const _errs3 = errors;
-              if(typeof data2 !== "string"){
-                validate40.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              let data4 = data.jsonrpc;
+              const _errs11 = errors;
+              if(typeof data4 !== "string"){
+                validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("2.0" !== data2){
-                validate40.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              if("2.0" !== data4){
+                validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
-              var valid0 = _errs3 === errors;
+              var valid0 = _errs11 === errors;
             }
             else {
               var valid0 = true;
@@ -744,55 +952,26 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate40.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateJSONRPCResultResponse = validate43;
+export const validateJSONRPCResultResponse = validate24;
 
 // prettier-ignore
-const schema18 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+const schema29 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
 // prettier-ignore
-const schema19 = {"$id":"Result","additionalProperties":{},"properties":{"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
+const schema31 = {"$id":"Result","additionalProperties":{},"properties":{"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
 
 // prettier-ignore
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resultType === undefined) && (missing0 = "resultType")){
-        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        if(data.resultType !== undefined){
-          if(typeof data.resultType !== "string"){
-            validate45.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate45.errors = vErrors;
-  return errors === 0;
-}
-
-// prettier-ignore
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate24(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="JSONRPCResultResponse" */;
   let vErrors = null;
   let errors = 0;
@@ -800,15 +979,16 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
         if(data.id !== undefined){
+          let data0 = data.id;
           const _errs1 = errors;
-          if(!(validate23(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-            errors = vErrors.length;
+          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+            validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+            return false;
           }
           var valid0 = _errs1 === errors;
         }
@@ -818,28 +998,47 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
         if(valid0){
           if(data.jsonrpc !== undefined){
             let data1 = data.jsonrpc;
-            const _errs2 = errors;
+            const _errs4 = errors;
             if(typeof data1 !== "string"){
-              validate43.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
             if("2.0" !== data1){
-              validate43.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
               return false;
             }
-            var valid0 = _errs2 === errors;
+            var valid0 = _errs4 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.result !== undefined){
-              const _errs4 = errors;
-              if(!(validate45(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-                vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-                errors = vErrors.length;
+              let data2 = data.result;
+              const _errs6 = errors;
+              const _errs7 = errors;
+              if(errors === _errs7){
+                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+                  let missing1;
+                  if((data2.resultType === undefined) && (missing1 = "resultType")){
+                    validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/required",keyword:"required",params:{missingProperty: missing1}}];
+                    return false;
+                  }
+                  else {
+                    if(data2.resultType !== undefined){
+                      if(typeof data2.resultType !== "string"){
+                        validate24.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"Result/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+                        return false;
+                      }
+                    }
+                  }
+                }
+                else {
+                  validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+                  return false;
+                }
               }
-              var valid0 = _errs4 === errors;
+              var valid0 = _errs6 === errors;
             }
             else {
               var valid0 = true;
@@ -849,47 +1048,94 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate43.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateRequestId = validate23;
+export const validateRequestId = validate25;
 
 // prettier-ignore
-export const validateResult = validate45;
+function validate25(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="RequestId" */;
+  let vErrors = null;
+  let errors = 0;
+  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+    validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema13.type}}];
+    return false;
+  }
+  validate25.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-export const validateResultType = validate47;
+export const validateResult = validate26;
 
 // prettier-ignore
-const schema20 = {"$id":"ResultType","type":"string"};
+function validate26(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
+  /*# sourceURL="Result" */;
+  let vErrors = null;
+  let errors = 0;
+  if(errors === 0){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      let missing0;
+      if((data.resultType === undefined) && (missing0 = "resultType")){
+        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        return false;
+      }
+      else {
+        if(data.resultType !== undefined){
+          if(typeof data.resultType !== "string"){
+            validate26.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+            return false;
+          }
+        }
+      }
+    }
+    else {
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      return false;
+    }
+  }
+  validate26.errors = vErrors;
+  return errors === 0;
+}
 
 // prettier-ignore
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateResultType = validate27;
+
+// prettier-ignore
+const schema34 = {"$id":"ResultType","type":"string"};
+
+// prettier-ignore
+function validate27(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="ResultType" */;
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+    validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
     return false;
   }
-  validate47.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
 
 // prettier-ignore
-export const validateTooCuriousError = validate48;
+export const validateTooCuriousError = validate28;
 
 // prettier-ignore
-const schema21 = {"$id":"TooCuriousError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32031,"type":"integer"},"data":{"properties":{"limit":{"type":"integer"}},"required":["limit"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
+const schema35 = {"$id":"TooCuriousError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32031,"type":"integer"},"data":{"properties":{"limit":{"type":"integer"}},"required":["limit"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
 // prettier-ignore
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, context){
+  const instancePath = context === undefined ? "" : context.instancePath ?? "";
   /*# sourceURL="TooCuriousError" */;
   let vErrors = null;
   let errors = 0;
@@ -897,7 +1143,7 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
     if(data && typeof data == "object" && !Array.isArray(data)){
       let missing0;
       if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
         return false;
       }
       else {
@@ -905,77 +1151,114 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
           let data0 = data.error;
           const _errs1 = errors;
           const _errs2 = errors;
-          if(!(validate39(data0, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData}))){
-            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-            errors = vErrors.length;
+          const _errs3 = errors;
+          if(errors === _errs3){
+            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+              let missing1;
+              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+                validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
+                return false;
+              }
+              else {
+                if(data0.code !== undefined){
+                  let data1 = data0.code;
+                  const _errs5 = errors;
+                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+                    validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    return false;
+                  }
+                  var valid3 = _errs5 === errors;
+                }
+                else {
+                  var valid3 = true;
+                }
+                if(valid3){
+                  if(data0.message !== undefined){
+                    const _errs7 = errors;
+                    if(typeof data0.message !== "string"){
+                      validate28.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
+                      return false;
+                    }
+                    var valid3 = _errs7 === errors;
+                  }
+                  else {
+                    var valid3 = true;
+                  }
+                }
+              }
+            }
+            else {
+              validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
+              return false;
+            }
           }
           var valid1 = _errs2 === errors;
           if(valid1){
-            const _errs3 = errors;
-            if(errors === _errs3){
+            const _errs9 = errors;
+            if(errors === _errs9){
               if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-                let missing1;
-                if(((data0.code === undefined) && (missing1 = "code")) || ((data0.data === undefined) && (missing1 = "data"))){
-                  validate48.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
+                let missing2;
+                if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
+                  validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
                   return false;
                 }
                 else {
                   if(data0.code !== undefined){
-                    let data1 = data0.code;
-                    const _errs5 = errors;
-                    if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                      validate48.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+                    let data3 = data0.code;
+                    const _errs11 = errors;
+                    if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+                      validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
                     }
-                    if(-32031 !== data1){
-                      validate48.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32031}}];
+                    if(-32031 !== data3){
+                      validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32031}}];
                       return false;
                     }
-                    var valid2 = _errs5 === errors;
+                    var valid4 = _errs11 === errors;
                   }
                   else {
-                    var valid2 = true;
+                    var valid4 = true;
                   }
-                  if(valid2){
+                  if(valid4){
                     if(data0.data !== undefined){
-                      let data2 = data0.data;
-                      const _errs7 = errors;
-                      if(errors === _errs7){
-                        if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                          let missing2;
-                          if((data2.limit === undefined) && (missing2 = "limit")){
-                            validate48.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing2}}];
+                      let data4 = data0.data;
+                      const _errs13 = errors;
+                      if(errors === _errs13){
+                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+                          let missing3;
+                          if((data4.limit === undefined) && (missing3 = "limit")){
+                            validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
                             return false;
                           }
                           else {
-                            if(data2.limit !== undefined){
-                              let data3 = data2.limit;
-                              if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                                validate48.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
+                            if(data4.limit !== undefined){
+                              let data5 = data4.limit;
+                              if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+                                validate28.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
                                 return false;
                               }
                             }
                           }
                         }
                         else {
-                          validate48.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
+                          validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
                           return false;
                         }
                       }
-                      var valid2 = _errs7 === errors;
+                      var valid4 = _errs13 === errors;
                     }
                     else {
-                      var valid2 = true;
+                      var valid4 = true;
                     }
                   }
                 }
               }
               else {
-                validate48.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+                validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
                 return false;
               }
             }
-            var valid1 = _errs3 === errors;
+            var valid1 = _errs9 === errors;
           }
           var valid0 = _errs1 === errors;
         }
@@ -984,29 +1267,30 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
         }
         if(valid0){
           if(data.id !== undefined){
-            const _errs11 = errors;
-            if(!(validate23(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-              errors = vErrors.length;
+            let data6 = data.id;
+            const _errs17 = errors;
+            if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
+              validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+              return false;
             }
-            var valid0 = _errs11 === errors;
+            var valid0 = _errs17 === errors;
           }
           else {
             var valid0 = true;
           }
           if(valid0){
             if(data.jsonrpc !== undefined){
-              let data5 = data.jsonrpc;
-              const _errs12 = errors;
-              if(typeof data5 !== "string"){
-                validate48.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+              let data7 = data.jsonrpc;
+              const _errs20 = errors;
+              if(typeof data7 !== "string"){
+                validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
-              if("2.0" !== data5){
-                validate48.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+              if("2.0" !== data7){
+                validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
                 return false;
               }
-              var valid0 = _errs12 === errors;
+              var valid0 = _errs20 === errors;
             }
             else {
               var valid0 = true;
@@ -1016,10 +1300,10 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
       return false;
     }
   }
-  validate48.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }

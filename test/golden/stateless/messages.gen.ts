@@ -21,10 +21,8 @@ import type * as T from "./types.gen.js";
 
 const TABLES: MessageTables = {
   revision: "golden-stateless",
-  requests: {
-    "demo/ask": compiled.validateAskRequest,
-  },
-  notifications: {},
+  requests: new Map([["demo/ask", compiled.validateAskRequest]]),
+  notifications: new Map([]),
   results: {
     "demo/ask": {
       input_required: compiled.validateInputRequiredResult,
