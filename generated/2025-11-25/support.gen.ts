@@ -41,7 +41,7 @@ export interface CompiledValidator {
 }
 
 /** The one result for every valid value (results are read-only, so one object serves all). */
-const VALID: ValidationResult = Object.freeze({ ok: true });
+export const VALID: ValidationResult = Object.freeze({ ok: true });
 
 /** Runs a compiled validator and converts its errors. */
 export function runValidator(
@@ -49,7 +49,11 @@ export function runValidator(
   value: unknown,
   pathPrefix = "",
 ): ValidationResult {
-  if (validator(value)) return VALID;
+  return validator(value) ? VALID : invalid(validator, pathPrefix);
+}
+
+/** The result of a validator that has just rejected a value, its errors converted. */
+export function invalid(validator: CompiledValidator, pathPrefix = ""): ValidationResult {
   return { ok: false, errors: (validator.errors ?? []).map((e) => describeError(e, pathPrefix)) };
 }
 

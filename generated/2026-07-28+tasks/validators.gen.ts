@@ -11,7 +11,7 @@
 /* eslint-disable */
 
 import * as compiled from "./ajv-validators.gen.js";
-import { runValidator, type CompiledValidator, type ValidationResult } from "./support.gen.js";
+import { VALID, invalid, type CompiledValidator, type ValidationResult } from "./support.gen.js";
 import type * as T from "./types.gen.js";
 
 /**
@@ -393,7 +393,8 @@ const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(
 export function validate(name: DefinitionName, value: unknown): ValidationResult {
   const validator = VALIDATOR_BY_NAME.get(name);
   if (validator === undefined) throw unknownDefinition(name);
-  return runValidator(validator, value);
+  // runValidator, written out: this is the hottest call of the module.
+  return validator(value) ? VALID : invalid(validator);
 }
 
 function unknownDefinition(name: unknown): TypeError {

@@ -15,7 +15,7 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   const file = new TsFileBuilder(VALIDATE_API_FILE)
     .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
-    .importValues(SUPPORT_MODULE, "runValidator")
+    .importValues(SUPPORT_MODULE, "invalid", "VALID")
     .importTypes(SUPPORT_MODULE, "CompiledValidator", "ValidationResult");
   const names = model.declarations.map((d) => d.name);
   file.add(
@@ -29,7 +29,7 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   // keyed load on an object of hundreds of properties costs several times a Map lookup.
   file.add("const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(Object.entries(VALIDATORS));");
   file.add(
-    `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  const validator = VALIDATOR_BY_NAME.get(name);\n  if (validator === undefined) throw unknownDefinition(name);\n  return runValidator(validator, value);\n}`,
+    `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  const validator = VALIDATOR_BY_NAME.get(name);\n  if (validator === undefined) throw unknownDefinition(name);\n  // runValidator, written out: this is the hottest call of the module.\n  return validator(value) ? VALID : invalid(validator);\n}`,
   );
   file.add(
     `function unknownDefinition(name: unknown): TypeError {\n  return new TypeError(\`validate: \${JSON.stringify(name)} is not a definition of MCP ${model.revision}; DefinitionName lists the ones there are\`);\n}`,
