@@ -8,7 +8,7 @@ import { checkExtensions } from "./check/check-extensions.js";
 import { checkSources } from "./check/check-sources.js";
 import { diagnostic, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
-import { formatFiles } from "./format/format.js";
+import { formatFiles, warmUpFormatter } from "./format/format.js";
 import { loadSources, type LoadOptions } from "./load/load-sources.js";
 import { packageVersion } from "./load/package-root.js";
 import { buildModel } from "./model/build.js";
@@ -36,13 +36,17 @@ export interface GenerateResult {
 
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const sources = await loadSources(options);
+  // Prettier warms up while schema.ts is read on the helper thread.
+  const [sources] = await Promise.all([loadSources(options), warmUpFormatter()]);
   const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
   const model = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
-  const emitted = await emitFiles(model, bannerOptions(options, model));
-  const files = await formatFiles(emitted);
+  const files = byPath(await formatFiles(emitFiles(model, bannerOptions(options, model))));
   return { files, model, diagnostics: [...checked, ...built.diagnostics, ...appliedPatchNotes(model)] };
+}
+
+function byPath(files: EmittedFile[]): EmittedFile[] {
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function bannerOptions(options: GenerateOptions, model: McpModel) {

@@ -22,12 +22,20 @@ export type { BannerOptions, EmittedFile };
 /** The modules the index re-exports, in order. */
 const PUBLIC_MODULES = [TYPES_FILE, VALIDATE_API_FILE, MESSAGES_FILE, RESULT_TYPES_FILE, ERROR_CODES_FILE, METHODS_FILE, PROTOCOL_FILE];
 
-/** Runs every emitter; files come back sorted by path. */
-export async function emitFiles(model: McpModel, options: BannerOptions): Promise<EmittedFile[]> {
+/**
+ * Runs every emitter. A file may still be in the making: the compiled
+ * validators come from the helper thread (when there is one), and the
+ * format stage takes each file as it is ready, so the main thread formats
+ * the others meanwhile.
+ */
+export function emitFiles(model: McpModel, options: BannerOptions): Array<EmittedFile | Promise<EmittedFile>> {
   const top = banner(model, options);
-  const files = [
-    await emitTypes(model, top),
-    preformatted(emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API."))),
+  // Started first: ajv compiles on the helper thread (when there is one) while the other emitters run here.
+  const validators = emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API."));
+  // The format stage awaits it; this only keeps a failure from going unobserved when another emitter throws first.
+  validators.catch(() => undefined);
+  return [
+    emitTypes(model, top),
     emitValidateApi(model, top),
     emitMessages(model, top),
     emitResultTypes(model, top),
@@ -36,6 +44,6 @@ export async function emitFiles(model: McpModel, options: BannerOptions): Promis
     emitProtocol(model, top),
     preformatted(emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`))),
     emitIndex(model, PUBLIC_MODULES, top),
+    validators.then(preformatted),
   ];
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

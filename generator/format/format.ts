@@ -40,14 +40,28 @@ export function preformatted(file: EmittedFile): PreformattedFile {
   return { ...file, preformatted: true };
 }
 
-/** Formats every TypeScript file that is not already formatted; other files pass through. */
-export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
+/**
+ * Formats every TypeScript file that is not already formatted; other files
+ * pass through. Files still being emitted are taken as they come, so one
+ * that is late holds up nobody. Returns them in the order given.
+ */
+export async function formatFiles(files: ReadonlyArray<EmittedFile | Promise<EmittedFile>>): Promise<EmittedFile[]> {
   return Promise.all(
-    files.map(async (f) => {
+    files.map(async (pending) => {
+      const f = await pending;
       if ("preformatted" in f || !f.path.endsWith(".ts")) return { path: f.path, contents: f.contents };
       return { path: f.path, contents: await prettier.format(f.contents, PRETTIER_OPTIONS) };
     }),
   );
+}
+
+/**
+ * Loads prettier's parser and printer (which it does on its first format,
+ * a tenth of a second or more), so that cost falls where the main thread
+ * would otherwise wait for the helper thread.
+ */
+export async function warmUpFormatter(): Promise<void> {
+  await prettier.format("", PRETTIER_OPTIONS);
 }
 
 /** Whether prettier, with mcp-gen's options and the given parser, leaves `file` as it is. */

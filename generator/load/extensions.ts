@@ -14,7 +14,7 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
-import { readSchemaTs } from "./read-schema-ts.js";
+import { runTask } from "../threads/helper-thread.js";
 import { downloadPinnedSet, findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
 import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile } from "./types.js";
 
@@ -144,7 +144,7 @@ function withoutBranchMismatches(errors: readonly ErrorObject[]): ErrorObject[] 
 async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<ExtensionSource> {
   const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
   const schema = parseSchemaJson(files.schema);
-  const schemaTs = files.schemaTs ? readSchemaTs(files.schemaTs) : undefined;
+  const schemaTs = files.schemaTs ? await runTask("readSchemaTs", files.schemaTs) : undefined;
   return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };
 }
 

@@ -5,11 +5,11 @@
  */
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { readPatchFile } from "./patches.js";
-import { readSchemaTs } from "./read-schema-ts.js";
 import { loadExtensions } from "./extensions.js";
 import { readRegistry } from "./registry.js";
 import { defaultSchemaSources, resolveSpec, type SchemaSources } from "./resolve-spec.js";
 import { parseSchemaJson } from "./schema-json.js";
+import { runTask } from "../threads/helper-thread.js";
 import type { SourceSet } from "./types.js";
 
 /** Options of the load stage. */
@@ -29,11 +29,13 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const registry = readRegistry();
   const sources = options.sources ?? defaultSchemaSources();
   const resolved = await resolveSpec(options.spec, registry, sources);
+  // schema.ts is read on the helper thread (when there is one) while this thread parses schema.json.
+  const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
+  const readingTs = tsFile ? settle(runTask("readSchemaTs", tsFile)) : undefined;
   // Read both files before giving up, so a broken schema.json and a broken schema.ts are reported together.
   const problems: Diagnostic[] = [];
   const schema = collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
-  const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
-  const schemaTs = tsFile ? collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
+  const schemaTs = readingTs ? collectProblems(problems, unwrap(await readingTs)) : undefined;
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
   const extensions = options.extensions && options.extensions.length > 0 ? await loadExtensions(options.extensions, sources) : [];
@@ -45,6 +47,23 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
     registry,
     patches: patchFile ? [patchFile] : [],
     extensions,
+  };
+}
+
+type Settled<T> = { readonly value: T } | { readonly error: unknown };
+
+/** A promise that never rejects (so it may wait unobserved while other work runs), holding its outcome. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+function unwrap<T>(settled: Settled<T>): () => T {
+  return () => {
+    if ("error" in settled) throw settled.error;
+    return settled.value;
   };
 }
 

@@ -11,14 +11,23 @@ import { diagnostic, McpGenError } from "../diagnostics.js";
 import { escapePointerSegment } from "./json.js";
 import type { InputFile, SchemaTsFacts, TsDeclaration, TsDoc, UnionMember } from "./types.js";
 
-// ts-morph is CommonJS with TypeScript bundled (12 MB). `require` loads it
-// without Node's ESM interop scanning all of that source for export names,
-// which took a sixth of a whole generation run.
-const { Node, Project, ts } = createRequire(import.meta.url)("ts-morph") as typeof morph;
+// ts-morph is CommonJS with TypeScript bundled (12 MB), loaded on first use
+// (importing this module costs nothing until then) and with `require`,
+// which skips Node's ESM interop scan of all that source for export names.
+let Node: typeof morph.Node;
+let Project: typeof morph.Project;
+let ts: typeof morph.ts;
 type Node = morph.Node;
+
+/** Loads ts-morph (once). */
+export function loadTsMorph(): void {
+  if (Project) return;
+  ({ Node, Project, ts } = createRequire(import.meta.url)("ts-morph") as typeof morph);
+}
 
 /** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse. */
 export function readSchemaTs(file: InputFile): SchemaTsFacts {
+  loadTsMorph();
   const project = new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,

@@ -14,7 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { layOut } from "../emit/emit-validators.js";
+import { layOut } from "../emit/compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
 import { jsDoc, literal, propertyKey } from "../emit/names.js";
 import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";

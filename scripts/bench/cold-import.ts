@@ -24,7 +24,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generate } from "../../generator/index.js";
-import { compiledSchemas, uses2020Keywords } from "../../generator/emit/emit-validators.js";
+import { uses2020Keywords } from "../../generator/emit/compile-validators.js";
+import { compiledSchemas } from "../../generator/emit/emit-validators.js";
 import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
 
 export interface ColdImportOptions {

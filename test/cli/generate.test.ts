@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
+import { ROOT } from "../helpers.js";
 import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "./run-cli.js";
 
 const CUSTOM = fixture("custom-schema");
@@ -60,6 +61,22 @@ describe("--spec <revision>", () => {
     const check = await runCli(["generate", "--spec", "2026-07-28", "--out", out, "--check", "--quiet"]);
     expect(check.code).toBe(0);
     expect(check.stdout).toBe(`${out} is up to date (${listFiles(out).length} files)\n`);
+  });
+});
+
+describe("the helper thread", () => {
+  // The built CLI reads schema.ts and compiles validators on a helper thread; MCP_GEN_THREADS=0 keeps them in-process.
+  it.each([["on", {}], ["off", { MCP_GEN_THREADS: "0" }]])("%s: the same bytes as the committed generated/2026-07-28+tasks", async (_, env) => {
+    const out = join(tempDir("out"), "mcp");
+    const run = await runCli(["generate", "--spec", "2026-07-28", "--extension", "tasks", "--out", out, "--quiet"], { env });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const committed = join(ROOT, "generated", "2026-07-28+tasks");
+    expect(listFiles(out)).toEqual(listFiles(committed));
+    const withoutRegenerateLine = (text: string) => text.replace(/^ \* Regenerate: .*$/m, "");
+    for (const file of listFiles(out)) {
+      expect(withoutRegenerateLine(readFileSync(join(out, file), "utf8")), file).toBe(withoutRegenerateLine(readFileSync(join(committed, file), "utf8")));
+    }
   });
 });
 

@@ -32,6 +32,8 @@ export interface CliOptions {
   readonly timeoutMs?: number;
   /** The folder to run in (default: the repository root). */
   readonly cwd?: string;
+  /** More environment variables. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const MAIN = join(ROOT, "dist", "generator", "cli", "main.js");
@@ -44,6 +46,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
     MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
     MCP_GEN_OFFLINE: "1",
+    ...options.env,
   };
   return new Promise((resolve) => {
     execFile(process.execPath, [MAIN, ...args], { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) => {

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { banner, TsFileBuilder } from "../../generator/emit/file.js";
-import { layOut } from "../../generator/emit/emit-validators.js";
+import { layOut } from "../../generator/emit/compile-validators.js";
 import { guardName, jsDoc, propertyKey, safeIdentifier } from "../../generator/emit/names.js";
 import type { McpModel } from "../../generator/model/types.js";
 

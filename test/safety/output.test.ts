@@ -62,7 +62,7 @@ describe("inputs are never mutated", () => {
     const built = buildModel(sources);
     const modelBefore = structuredClone(built.model);
     const passed = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
-    await emitFiles(passed, { regenerate: "x", options: {} });
+    await Promise.all(emitFiles(passed, { regenerate: "x", options: {} }));
     expect({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs }).toEqual(before);
     expect(built.model).toEqual(modelBefore);
   });

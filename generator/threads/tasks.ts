@@ -1,0 +1,29 @@
+/**
+ * The parts of generation that may run on the helper thread: the two that
+ * cost the most CPU and whose inputs and outputs are plain data (so they
+ * cross threads by structured clone). Each loads its heavy dependency on
+ * first use, so whichever thread runs a task is the one that pays for it.
+ */
+import type { CompiledValidators, ValidatorSources } from "../emit/compile-validators.js";
+import type { InputFile, SchemaTsFacts } from "../load/types.js";
+
+export const TASKS = {
+  /** schema.ts through ts-morph (which bundles all of TypeScript). */
+  readSchemaTs: async (file: InputFile): Promise<SchemaTsFacts> => (await import("../load/read-schema-ts.js")).readSchemaTs(file),
+  /** ajv standalone code for every validator. */
+  compileValidators: async (sources: ValidatorSources): Promise<CompiledValidators> => (await import("../emit/compile-validators.js")).compileValidators(sources),
+};
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<N extends TaskName> = Parameters<(typeof TASKS)[N]>[0];
+export type TaskOutput<N extends TaskName> = Awaited<ReturnType<(typeof TASKS)[N]>>;
+
+/**
+ * Loads what the tasks need in the order they come: ts-morph for the first
+ * (schema.ts is read before the model exists), ajv for the second (which
+ * follows once the model is built).
+ */
+export const PRELOADS: ReadonlyArray<() => Promise<void>> = [
+  async () => (await import("../load/read-schema-ts.js")).loadTsMorph(),
+  async () => void (await import("../emit/compile-validators.js")),
+];
