@@ -5,6 +5,7 @@
  * exactly this set-up without loading the emitter.
  */
 import { _, type Ajv, type Options } from "ajv";
+import { JSON_VALUE_KEYWORD } from "./names.js";
 import { SUPPORT_MODULE } from "./paths.js";
 import { isJsonValue } from "./static/support.js";
 
@@ -23,9 +24,6 @@ export const AJV_OPTIONS: Readonly<Options> = {
   allErrors: false,
   discriminator: true,
 };
-
-/** The keyword that stands for "any JSON value" (see jsonValueDefinitions in emit-validators.ts). */
-export const JSON_VALUE_KEYWORD = "x-mcp-json-value";
 
 /**
  * Adds mcp-gen's keywords to an ajv instance. The JSON-value keyword calls

@@ -17,9 +17,8 @@ import type { Declaration, McpModel } from "../model/types.js";
 import { runTask } from "../threads/helper-thread.js";
 import type { ValidatorSources } from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { validatorName } from "./names.js";
+import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
-import { JSON_VALUE_KEYWORD } from "./ajv-setup.js";
 
 const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "format"]);
 

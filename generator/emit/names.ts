@@ -55,3 +55,9 @@ export function jsDoc(...paragraphs: Array<string | undefined>): string {
 export function stringArray(values: readonly string[]): string {
   return `[${values.map((v) => literal(v)).join(", ")}]`;
 }
+
+/**
+ * The ajv keyword that stands for "any JSON value" (see
+ * jsonValueDefinitions in emit-validators.ts; ajv-setup.ts defines it).
+ */
+export const JSON_VALUE_KEYWORD = "x-mcp-json-value";

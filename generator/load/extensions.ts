@@ -8,8 +8,9 @@
  * verified download), plain paths are read relative to the manifest.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
@@ -104,7 +105,9 @@ let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;
 export function manifestProblems(manifest: unknown, file: string): Diagnostic[] {
   if (!validateManifest) {
     const schema = JSON.parse(readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"));
-    validateManifest = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    // Required here, not imported: generation without extensions never loads ajv on the main thread.
+    const { Ajv2020: Engine } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    validateManifest = new Engine({ allErrors: true, strict: false }).compile(schema);
   }
   if (validateManifest(manifest)) return [];
   return withoutBranchMismatches(validateManifest.errors ?? [])
