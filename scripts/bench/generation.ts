@@ -5,10 +5,11 @@
  *   A: node dist/generator/cli/main.js generate --spec <rev> --out <fresh tmp dir> --quiet
  *   B: node node_modules/json-schema-to-typescript/dist/src/cli.js -i <schema.json> -o <tmp file> --unreachableDefinitions
  *      (what node_modules/.bin/json2ts runs, started with the same node binary)
+ *   C: A with MCP_GEN_THREADS=0 (no helper thread), for what the thread gains
  *
  * Wall time from spawn to exit (process.hrtime around spawnSync), one
- * warm-up run of each, then alternating rounds; the order inside a round
- * flips every round (AB, BA, AB, ...).
+ * warm-up run of each, then rounds whose order goes through the six
+ * orders of A, B and C in turn.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -24,9 +25,13 @@ export interface GenerationOptions {
 interface Run {
   label: string;
   run: (tmp: string) => { command: string; args: string[] };
+  env?: NodeJS.ProcessEnv;
 }
 
-function timeOnce(r: Run, env: NodeJS.ProcessEnv): number {
+const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]] as const;
+
+function timeOnce(r: Run, baseEnv: NodeJS.ProcessEnv): number {
+  const env = { ...baseEnv, ...r.env };
   const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
   try {
     const { command, args } = r.run(tmp);
@@ -68,6 +73,7 @@ export function benchGeneration(o: GenerationOptions): boolean {
       ],
     }),
   };
+  const oneThread: Run = { ...mcpGen, label: "mcp-gen generate (MCP_GEN_THREADS=0)", env: { MCP_GEN_THREADS: "0" } };
   const j2t: Run = {
     label: "json2ts",
     run: (tmp) => ({
@@ -77,18 +83,12 @@ export function benchGeneration(o: GenerationOptions): boolean {
   };
 
   process.stdout.write(`\n[1/3] generation: warm-up + ${o.rounds} rounds `);
-  timeOnce(mcpGen, env);
-  timeOnce(j2t, env);
-  const a: number[] = [];
-  const b: number[] = [];
+  const contenders = [mcpGen, j2t, oneThread];
+  for (const c of contenders) timeOnce(c, env);
+  const [a, b, c]: number[][] = [[], [], []];
+  const times = [a, b, c];
   for (let i = 0; i < o.rounds; i++) {
-    if (i % 2 === 0) {
-      a.push(timeOnce(mcpGen, env));
-      b.push(timeOnce(j2t, env));
-    } else {
-      b.push(timeOnce(j2t, env));
-      a.push(timeOnce(mcpGen, env));
-    }
+    for (const k of ORDERS[i % ORDERS.length]!) times[k]!.push(timeOnce(contenders[k]!, env));
     process.stdout.write(".");
   }
   process.stdout.write("\n");
@@ -100,11 +100,15 @@ export function benchGeneration(o: GenerationOptions): boolean {
     series: [
       { label: `A  mcp-gen generate --spec ${REVISION} --quiet`, values: a },
       { label: "B  json2ts -i schema.json --unreachableDefinitions", values: b },
+      { label: "C  A with MCP_GEN_THREADS=0 (one thread)", values: c },
     ],
-    ratios: [{ label: "A / B", values: ratios(a, b), target: "<= 1.5x", met: (m) => m <= 1.5 }],
+    ratios: [
+      { label: "A / B", values: ratios(a, b), target: "<= 1.5x", met: (m) => m <= 1.5 },
+      { label: "A / C  (what the helper thread saves)", values: ratios(a, c) },
+    ],
     notes: [
       `schema.json: ${schemaJson}`,
-      "Each run writes into a fresh temporary folder; one warm-up run of each first; order alternates AB, BA, ...",
+      "Each run writes into a fresh temporary folder; one warm-up run of each first; each round runs A, B and C in the next of their 6 orders",
     ],
   });
 }
