@@ -31,11 +31,13 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const resolved = await resolveSpec(options.spec, registry, sources);
   // schema.ts is read on the helper thread (when there is one) while this thread parses schema.json.
   const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
-  const readingTs = tsFile ? settle(runTask("readSchemaTs", tsFile)) : undefined;
+  const readingTs = tsFile ? runTask("readSchemaTs", tsFile) : undefined;
+  // Awaited below; this only keeps a failure from going unobserved while schema.json is parsed.
+  readingTs?.catch(() => undefined);
   // Read both files before giving up, so a broken schema.json and a broken schema.ts are reported together.
   const problems: Diagnostic[] = [];
-  const schema = collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
-  const schemaTs = readingTs ? collectProblems(problems, unwrap(await readingTs)) : undefined;
+  const schema = await collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
+  const schemaTs = readingTs ? await collectProblems(problems, () => readingTs) : undefined;
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
   const extensions = options.extensions && options.extensions.length > 0 ? await loadExtensions(options.extensions, sources) : [];
@@ -50,26 +52,9 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   };
 }
 
-type Settled<T> = { readonly value: T } | { readonly error: unknown };
-
-/** A promise that never rejects (so it may wait unobserved while other work runs), holding its outcome. */
-function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-  return promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-}
-
-function unwrap<T>(settled: Settled<T>): () => T {
-  return () => {
-    if ("error" in settled) throw settled.error;
-    return settled.value;
-  };
-}
-
-function collectProblems<T>(problems: Diagnostic[], read: () => T): T | undefined {
+async function collectProblems<T>(problems: Diagnostic[], read: () => T | Promise<T>): Promise<T | undefined> {
   try {
-    return read();
+    return await read();
   } catch (error) {
     if (!(error instanceof McpGenError)) throw error;
     problems.push(...error.diagnostics);

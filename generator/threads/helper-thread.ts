@@ -46,7 +46,8 @@ class HelperThread {
     this.worker.on("message", (reply: TaskReply) => this.settle(reply));
     this.worker.on("error", (error) => this.failAll(error));
     this.worker.on("exit", (code) => this.failAll(new Error(`mcp-gen's helper thread exited (code ${code}) with tasks unfinished`)));
-    this.becomeIdle();
+    // Not yet on the idle timer: started early, it is still loading for a first task that is on its way.
+    this.worker.unref();
   }
 
   run(name: TaskName, input: unknown): Promise<unknown> {
@@ -76,7 +77,7 @@ class HelperThread {
     if (helper === this) helper = undefined;
   }
 
-  /** Never keeps the process alive when idle, and goes away if not used again soon. */
+  /** After a task: never keeps the process alive when idle, and goes away if not used again soon. */
   private becomeIdle(): void {
     this.worker.unref();
     this.idleTimer = setTimeout(() => {

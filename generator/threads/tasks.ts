@@ -7,11 +7,14 @@
 import type { CompiledValidators, ValidatorSources } from "../emit/compile-validators.js";
 import type { InputFile, SchemaTsFacts } from "../load/types.js";
 
+const schemaTsReader = () => import("../load/read-schema-ts.js");
+const validatorCompiler = () => import("../emit/compile-validators.js");
+
 export const TASKS = {
   /** schema.ts through ts-morph (which bundles all of TypeScript). */
-  readSchemaTs: async (file: InputFile): Promise<SchemaTsFacts> => (await import("../load/read-schema-ts.js")).readSchemaTs(file),
+  readSchemaTs: async (file: InputFile): Promise<SchemaTsFacts> => (await schemaTsReader()).readSchemaTs(file),
   /** ajv standalone code for every validator. */
-  compileValidators: async (sources: ValidatorSources): Promise<CompiledValidators> => (await import("../emit/compile-validators.js")).compileValidators(sources),
+  compileValidators: async (sources: ValidatorSources): Promise<CompiledValidators> => (await validatorCompiler()).compileValidators(sources),
 };
 
 export type TaskName = keyof typeof TASKS;
@@ -24,6 +27,6 @@ export type TaskOutput<N extends TaskName> = Awaited<ReturnType<(typeof TASKS)[N
  * follows once the model is built).
  */
 export const PRELOADS: ReadonlyArray<() => Promise<void>> = [
-  async () => (await import("../load/read-schema-ts.js")).loadTsMorph(),
-  async () => void (await import("../emit/compile-validators.js")),
+  async () => (await schemaTsReader()).loadTsMorph(),
+  async () => void (await validatorCompiler()),
 ];
