@@ -5,12 +5,11 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { breakableMember, firstFitting } from "./layout.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE, TYPES_FILE, VALIDATE_API_FILE, moduleSpecifier } from "./paths.js";
 
-
-
-/** Emits `validators.gen.ts`. */
+/** Emits `validators.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitValidateApi(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(VALIDATE_API_FILE)
     .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
@@ -23,19 +22,40 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   );
   file.add(`${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`);
   file.add(
-    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = {\n${names.map((n) => `  ${propertyKey(n)}: compiled.${validatorName(n)},`).join("\n")}\n};`,
+    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = {\n${names.map((n) => breakableMember(1, propertyKey(n), `compiled.${validatorName(n)}`, ",")).join("\n")}\n};`,
   );
   // A Map because validate() looks a different name up on nearly every call: a
   // keyed load on an object of hundreds of properties costs several times a Map lookup.
-  file.add("const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(Object.entries(VALIDATORS));");
+  file.add("const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(\n  Object.entries(VALIDATORS),\n);");
   file.add(
     `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  const validator = VALIDATOR_BY_NAME.get(name);\n  if (validator === undefined) throw unknownDefinition(name);\n  // runValidator, written out: this is the hottest call of the module.\n  return validator(value) ? VALID : invalid(validator);\n}`,
   );
   file.add(
-    `function unknownDefinition(name: unknown): TypeError {\n  return new TypeError(\`validate: \${JSON.stringify(name)} is not a definition of MCP ${model.revision}; DefinitionName lists the ones there are\`);\n}`,
+    `function unknownDefinition(name: unknown): TypeError {\n  return new TypeError(\n    \`validate: \${JSON.stringify(name)} is not a definition of MCP ${model.revision}; DefinitionName lists the ones there are\`,\n  );\n}`,
   );
   // One doc for all guards: they differ only in the definition they check, and a JSDoc block each would double the file.
-  const guards = model.declarations.map((d) => `export const ${guardName(d.name)} = (value: unknown): value is T.${d.name} => VALIDATORS.${d.name}(value);`);
+  const guards = model.declarations.map((d) => guard(guardName(d.name), d.name));
   file.add(`/* Type guards, one per definition: \`isX(value)\` is true when \`value\` is a valid X. */\n${guards.join("\n")}`);
   return file.build(bannerText);
+}
+
+/**
+ * `export const isX = (value: unknown): value is T.X => VALIDATORS.X(value);`
+ * in the first of prettier's layouts for it that fits: one line; the body
+ * below the arrow; the parameter on its own line; both; then the call's
+ * argument too; then the whole arrow below the `=`.
+ */
+function guard(guardName: string, definition: string): string {
+  const head = `export const ${guardName} =`;
+  const type = `value is T.${definition}`;
+  const call = `VALIDATORS.${definition}(value);`;
+  const openCall = `VALIDATORS.${definition}(\n    value,\n  );`;
+  return firstFitting(
+    `${head} (value: unknown): ${type} => ${call}`,
+    `${head} (value: unknown): ${type} =>\n  ${call}`,
+    `${head} (\n  value: unknown,\n): ${type} => ${call}`,
+    `${head} (\n  value: unknown,\n): ${type} =>\n  ${call}`,
+    `${head} (\n  value: unknown,\n): ${type} =>\n  ${openCall}`,
+    `${head}\n  (\n    value: unknown,\n  ): ${type} =>\n    VALIDATORS.${definition}(\n      value,\n    );`,
+  );
 }

@@ -1,9 +1,11 @@
 /**
  * Emitted files and the one builder every emitter uses for them: it writes
- * the banner, collects imports (sorted, deduplicated) and joins sections.
+ * the banner, collects imports (sorted, deduplicated, laid out as prettier
+ * would) and joins sections.
  * Emitters never write import lines by hand.
  */
 import type { McpModel } from "../model/types.js";
+import { list } from "./layout.js";
 
 /** A file an emitter produces: a path relative to the output folder and its text. */
 export interface EmittedFile {
@@ -107,9 +109,15 @@ function importLines(from: string, spec: ImportSpec): string[] {
   const types = sorted(spec.types).filter((t) => !spec.values.has(t));
   if (spec.values.size > 0) {
     const names = [...sorted(spec.values), ...types.map((t) => `type ${t}`)];
-    lines.push(`import { ${names.join(", ")} } from ${JSON.stringify(from)};`);
+    lines.push(importList("import ", names, from));
   } else if (types.length > 0) {
-    lines.push(`import type { ${types.join(", ")} } from ${JSON.stringify(from)};`);
+    lines.push(importList("import type ", types, from));
   }
   return lines;
+}
+
+/** An import of named bindings; prettier never breaks one with a single name. */
+function importList(keyword: string, names: readonly string[], from: string): string {
+  const source = ` from ${JSON.stringify(from)};`;
+  return names.length === 1 ? `${keyword}{ ${names[0]} }${source}` : list(0, keyword, "{", names, "}", source, true);
 }

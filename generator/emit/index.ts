@@ -36,7 +36,7 @@ export function emitFiles(model: McpModel, options: BannerOptions): Array<Emitte
   validators.catch(() => undefined);
   return [
     emitTypes(model, top),
-    emitValidateApi(model, top),
+    preformatted(emitValidateApi(model, top)),
     emitMessages(model, top),
     emitResultTypes(model, top),
     emitErrorCodes(model, top),

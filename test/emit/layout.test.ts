@@ -1,0 +1,64 @@
+/**
+ * The modules mcp-gen lays out itself skip prettier, so their layout must be
+ * the one prettier prints. These tests sweep names and values across the
+ * print width, where prettier's choices change, and compare with prettier.
+ */
+import * as prettier from "prettier";
+import { describe, expect, it } from "vitest";
+import { emitValidateApi } from "../../generator/emit/emit-validate-api.js";
+import { TsFileBuilder } from "../../generator/emit/file.js";
+import { breakableMember, list, PRINT_WIDTH, textWidth } from "../../generator/emit/layout.js";
+import { literal } from "../../generator/emit/names.js";
+import { PRETTIER_OPTIONS } from "../../generator/format/format.js";
+import type { McpModel } from "../../generator/model/types.js";
+
+const format = (code: string) => prettier.format(code, { ...PRETTIER_OPTIONS, parser: "typescript" });
+
+/** Identifiers of every length from 1 to `max`. */
+const namesUpTo = (max: number) => Array.from({ length: max }, (_, i) => `N${"x".repeat(i)}`);
+
+describe("layout", () => {
+  it("measures wide characters as two columns and marks as none", () => {
+    expect(textWidth("abc")).toBe(3);
+    expect(textWidth("日本")).toBe(4);
+    expect(textWidth("e\u0301")).toBe(1);
+  });
+
+  it("lays out validators.gen.ts as prettier does for definition names of every length", async () => {
+    const model = {
+      revision: "2026-07-28",
+      sources: [],
+      declarations: namesUpTo(110).map((name) => ({ name })),
+    } as unknown as McpModel;
+    const file = emitValidateApi(model, "/* banner */\n");
+    expect(file.contents).toBe(await format(file.contents));
+  });
+
+  it("lays out import lists as prettier does, on one line or one name per line", async () => {
+    for (const count of [1, 2, 3, 5, 8]) {
+      for (const length of [4, 10, 20, 40, 95]) {
+        const names = Array.from({ length: count }, (_, i) => `n${i}${"x".repeat(length)}`);
+        const file = new TsFileBuilder("x.ts").importValues("./a-module.js", ...names).importTypes("./types.js", ...names.map((n) => `T${n}`));
+        const contents = file.add("export {};").build("/* banner */\n");
+        expect(contents.contents).toBe(await format(contents.contents));
+      }
+    }
+  });
+
+  it("breaks a member after its colon exactly when prettier does", async () => {
+    for (const depth of [1, 2]) {
+      const lines = namesUpTo(100).flatMap((key) => [breakableMember(depth, key, literal(key.toLowerCase()), ","), breakableMember(depth, key, `compiled.validate${key}`, ",")]);
+      const code = depth === 1 ? `const x = {\n${lines.join("\n")}\n};\n` : `const x = {\n  y: {\n${lines.join("\n")}\n  },\n};\n`;
+      expect(code).toBe(await format(code));
+    }
+  });
+
+  it("keeps a list on one line only while it fits the print width", async () => {
+    const lines: string[] = [];
+    for (let n = 1; n < 40; n++) lines.push(list(0, `export const a${"x".repeat(n * 2)} = `, "[", Array.from({ length: n % 7 }, (_, i) => literal(`v${i}${"y".repeat(n)}`)), "]", " as const;", false));
+    const code = `${lines.join("\n")}\n`;
+    expect(code).toBe(await format(code));
+    expect(lines.some((l) => l.includes("\n"))).toBe(true);
+    expect(lines.some((l) => !l.includes("\n") && l.length > PRINT_WIDTH - 10)).toBe(true);
+  });
+});
