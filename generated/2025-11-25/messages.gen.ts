@@ -128,10 +128,19 @@ export function parseMessage(input: unknown): ParseResult<McpMessage> {
 }
 
 /**
+ * A successful response to a request of method `M`, its result discriminated on resultType.
+ */
+export type ResultResponseOf<M extends RequestMethod & keyof ResultByMethod> = {
+  jsonrpc: "2.0";
+  id: T.RequestId;
+  result: ResultByMethod[M];
+};
+
+/**
  * A response to a request of method `M`: its result (discriminated on resultType) or an error.
  */
 export type ResponseOf<M extends RequestMethod & keyof ResultByMethod> =
-  { jsonrpc: "2.0"; id: T.RequestId; result: ResultByMethod[M] } | T.JSONRPCErrorResponse;
+  ResultResponseOf<M> | T.JSONRPCErrorResponse;
 
 /**
  * Parses and validates a response to a request of `method`. The result is checked against the definition its resultType selects; a missing resultType (older servers) is read as "complete" and filled in; an unrecognized one is -32602.

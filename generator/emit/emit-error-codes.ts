@@ -5,9 +5,9 @@
  */
 import type { ErrorCodeNode, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { jsDoc, literal, lowerFirst, stringArray } from "./names.js";
+import { block, expandedObject, firstFitting, indent, stringLiteral as literal, type TableValue } from "./layout.js";
+import { jsDoc, lowerFirst } from "./names.js";
 import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
-
 
 /** JSON-RPC 2.0's standard messages, used as the builders' default messages. */
 const STANDARD_MESSAGES: Readonly<Record<number, string>> = {
@@ -43,16 +43,16 @@ const INFO_TYPE = `${jsDoc(
   readonly doc?: string;
 }`;
 
-/** Emits `error-codes.gen.ts`. */
+/** Emits `error-codes.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(ERROR_CODES_FILE);
   const codes = model.errorCodes;
   file.add(
-    `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = {\n${codes.map((c) => `${memberDoc(c)}  ${c.name}: ${c.code},`).join("\n")}\n} as const;`,
+    `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = ${block(codes.map((c) => `${memberDoc(c)}  ${c.name}: ${c.code},`))} as const;`,
   );
   file.add(`${jsDoc("An error code this revision defines or must still accept.")}export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`);
   file.add(INFO_TYPE);
-  file.add(`${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = {\n${codes.map(infoEntry).join("\n")}\n};`);
+  file.add(`${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = ${expandedObject(codes.map(infoEntry))};`);
   file.add(RANGES);
   const builders = codes.filter((c) => c.definition && c.policy !== "legacy");
   if (builders.length > 0) file.importNamespace(moduleSpecifier(TYPES_FILE), "T", true);
@@ -62,20 +62,20 @@ export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile
 
 function memberDoc(code: ErrorCodeNode): string {
   const doc = jsDoc(code.doc, code.policy === "legacy" ? `@deprecated Legacy (${code.revisions.join(", ")}): accept it from older peers, never send it.` : undefined);
-  return doc.replace(/^/gm, "  ");
+  return doc === "" ? "" : `${indent(doc.trimEnd())}\n`;
 }
 
-function infoEntry(code: ErrorCodeNode): string {
-  const fields = [
-    `name: ${literal(code.name)}`,
-    `code: ${code.code}`,
-    `policy: ${literal(code.policy)}`,
-    `receiveOnly: ${code.policy === "legacy"}`,
-    `revisions: ${stringArray(code.revisions)}`,
-    ...(code.definition ? [`definition: ${literal(code.definition.name)}`] : []),
-    ...(code.doc ? [`doc: ${literal(code.doc)}`] : []),
+function infoEntry(code: ErrorCodeNode): readonly [string, TableValue] {
+  const fields: Array<readonly [string, TableValue]> = [
+    ["name", literal(code.name)],
+    ["code", String(code.code)],
+    ["policy", literal(code.policy)],
+    ["receiveOnly", String(code.policy === "legacy")],
+    ["revisions", { array: code.revisions.map(literal) }],
+    ...(code.definition ? [["definition", literal(code.definition.name)] as const] : []),
+    ...(code.doc ? [["doc", literal(code.doc)] as const] : []),
   ];
-  return `  [${code.code}]: { ${fields.join(", ")} },`;
+  return [`[${code.code}]`, { object: fields }];
 }
 
 /** The builder's function name: `UnsupportedProtocolVersion` → `unsupportedProtocolVersionError`. */
@@ -91,11 +91,17 @@ function defaultMessage(code: ErrorCodeNode): string {
 function builder(code: ErrorCodeNode): string {
   const def = code.definition!;
   const errorType = def.form === "response" ? `T.${def.name}["error"]` : `T.${def.name}`;
-  const message = literal(defaultMessage(code));
+  const message = `message: string = ${literal(defaultMessage(code))}`;
   const doc = jsDoc(`Builds the \`error\` member of a ${def.name} (code ${code.code}), ready to send.`);
-  if (def.data === "required") {
-    return `${doc}export function ${builderName(code)}(data: ${errorType}["data"], message: string = ${message}): ${errorType} {\n  return { code: ${code.code}, message, data };\n}`;
-  }
-  const dataParam = def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown";
-  return `${doc}export function ${builderName(code)}(message: string = ${message}, ${dataParam}): ${errorType} {\n  return data === undefined ? { code: ${code.code}, message } : { code: ${code.code}, message, data };\n}`;
+  const params = def.data === "required" ? [`data: ${errorType}["data"]`, message] : [message, def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown"];
+  const signature = firstFitting(
+    `export function ${builderName(code)}(${params.join(", ")}): ${errorType} {`,
+    `export function ${builderName(code)}(\n${params.map((p) => indent(`${p},`)).join("\n")}\n): ${errorType} {`,
+  );
+  const withData = `{ code: ${code.code}, message, data }`;
+  const body =
+    def.data === "required"
+      ? `  return ${withData};`
+      : firstFitting(`  return data === undefined ? { code: ${code.code}, message } : ${withData};`, `  return data === undefined\n    ? { code: ${code.code}, message }\n    : ${withData};`);
+  return `${doc}${signature}\n${body}\n}`;
 }

@@ -6,11 +6,11 @@
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { breakableMember, fits, list, unionAlias } from "./layout.js";
 import { jsDoc, literal, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, MESSAGES_FILE, METHODS_FILE, RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
-
-/** Emits `messages.gen.ts`. */
+/** Emits `messages.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   const wire = model.requests.filter((r) => r.direction !== "input-request");
   const file = new TsFileBuilder(MESSAGES_FILE)
@@ -21,11 +21,12 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     .importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod")
     .importValues(SUPPORT_MODULE, "parseMessageWith", "parseResponseWith")
     .importTypes(SUPPORT_MODULE, "MessageTables", "ParseResult");
-  const requestEntries = wire.map((r) => `    [${literal(r.method)}, compiled.${validatorName(r.definition)}],`);
-  const notificationEntries = model.notifications.map((n) => `    [${literal(n.method)}, compiled.${validatorName(n.definition)}],`);
-  const resultEntries = wire.map(
-    (r) => `    ${propertyKey(r.method)}: { ${r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: compiled.${validatorName(b.definition)}`).join(", ")} },`,
-  );
+  const requestEntries = wire.map((r) => [r.method, r.definition] as const);
+  const notificationEntries = model.notifications.map((n) => [n.method, n.definition] as const);
+  const resultEntries = wire.map((r) => {
+    const branches = r.results.map((b) => [propertyKey(b.resultType ?? "complete"), `compiled.${validatorName(b.definition)}`] as const);
+    return list(2, `${propertyKey(r.method)}: `, "{", branches.map(([k, v]) => `${k}: ${v}`), "}", ",", true, (_, i) => breakableMember(3, branches[i]![0], branches[i]![1], ","));
+  });
   const { errorResponse, resultResponse } = model.envelopes;
   if (!errorResponse || !resultResponse) {
     const missing = !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response";
@@ -33,33 +34,47 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   }
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
-  requests: new Map([
-${requestEntries.join("\n")}
-  ]),
-  notifications: new Map([
-${notificationEntries.join("\n")}
-  ]),
+${mapMember("requests", requestEntries)}
+${mapMember("notifications", notificationEntries)}
   results: {
 ${resultEntries.join("\n")}
   },
   errorResponse: compiled.${validatorName(errorResponse)},
   availability: METHOD_AVAILABILITY,
 };`);
-  const requestUnion = wire.map((r) => `T.${r.definition}`).join(" | ") || "never";
-  const notificationUnion = model.notifications.map((n) => `T.${n.definition}`).join(" | ") || "never";
-  file.add(`${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}export type McpMessage = ${requestUnion} | ${notificationUnion} | T.${resultResponse} | T.${errorResponse};`);
+  const requests = wire.length > 0 ? wire.map((r) => `T.${r.definition}`) : ["never"];
+  const notifications = model.notifications.length > 0 ? model.notifications.map((n) => `T.${n.definition}`) : ["never"];
+  file.add(
+    `${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}${unionAlias("export type McpMessage", [...requests, ...notifications, `T.${resultResponse}`, `T.${errorResponse}`])}`,
+  );
   file.add(
     `${jsDoc(
       "Parses (if given text) and validates one incoming JSON-RPC message, choosing its definition from `method`. Failures are JSON-RPC errors ready to send: -32700 unparsable, -32600 not a JSON-RPC message, -32601 unknown method, -32602 invalid params (with the failing paths). Responses are checked as envelopes; use `parseResponse` for their results.",
     )}export function parseMessage(input: unknown): ParseResult<McpMessage> {\n  return parseMessageWith(TABLES, input) as ParseResult<McpMessage>;\n}`,
   );
   file.add(
-    `${jsDoc("A response to a request of method `M`: its result (discriminated on resultType) or an error.")}export type ResponseOf<M extends RequestMethod & keyof ResultByMethod> =\n  | { jsonrpc: "2.0"; id: T.RequestId; result: ResultByMethod[M] }\n  | T.${errorResponse};`,
+    `${jsDoc("A successful response to a request of method `M`, its result discriminated on resultType.")}export type ResultResponseOf<M extends RequestMethod & keyof ResultByMethod> = {\n  jsonrpc: "2.0";\n  id: T.RequestId;\n  result: ResultByMethod[M];\n};`,
+  );
+  file.add(
+    `${jsDoc("A response to a request of method `M`: its result (discriminated on resultType) or an error.")}${unionAlias("export type ResponseOf<M extends RequestMethod & keyof ResultByMethod>", ["ResultResponseOf<M>", `T.${errorResponse}`])}`,
   );
   file.add(
     `${jsDoc(
       "Parses and validates a response to a request of `method`. The result is checked against the definition its resultType selects; a missing resultType (older servers) is read as \"complete\" and filled in; an unrecognized one is -32602.",
-    )}export function parseResponse<M extends RequestMethod & keyof ResultByMethod>(input: unknown, method: M): ParseResult<ResponseOf<M>> {\n  return parseResponseWith(TABLES, input, method) as ParseResult<ResponseOf<M>>;\n}`,
+    )}export function parseResponse<M extends RequestMethod & keyof ResultByMethod>(\n  input: unknown,\n  method: M,\n): ParseResult<ResponseOf<M>> {\n  return parseResponseWith(TABLES, input, method) as ParseResult<ResponseOf<M>>;\n}`,
   );
   return file.build(bannerText);
+}
+
+/**
+ * `key: new Map([[method, compiled.validateX], …]),` one level deep. An
+ * array of two or more arrays of two or more elements is always broken by
+ * prettier, one element per line; a lone entry stays on the line if it fits.
+ */
+function mapMember(key: string, entries: ReadonlyArray<readonly [method: string, definition: string]>): string {
+  const tuple = ([method, definition]: readonly [string, string]) => [literal(method), `compiled.${validatorName(definition)}`];
+  if (entries.length === 0) return `  ${key}: new Map([]),`;
+  const flat = `  ${key}: new Map([${entries.map((e) => `[${tuple(e).join(", ")}]`).join(", ")}]),`;
+  if (entries.length === 1 && fits(flat)) return flat;
+  return `  ${key}: new Map([\n${entries.map((e) => list(2, "", "[", tuple(e), "]", ",", false)).join("\n")}\n  ]),`;
 }

@@ -4,9 +4,9 @@
  */
 import type { McpModel, NotificationNode, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { jsDoc, literal, propertyKey, stringArray } from "./names.js";
+import { block, expandedObject, stringLiteral as literal, type TableValue } from "./layout.js";
+import { jsDoc, propertyKey } from "./names.js";
 import { METHODS_FILE, RESULT_TYPES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
-
 
 const INFO_TYPES = `${jsDoc("Who sends a message. `input-request`: the server asks the client inside an InputRequiredResult (MRTR).")}export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
 
@@ -35,12 +35,12 @@ ${jsDoc("What the NOTIFICATIONS table records of a notification method.")}export
   readonly deprecated?: string;
 }`;
 
-/** Emits `methods.gen.ts`. */
+/** Emits `methods.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(METHODS_FILE).importNamespace(moduleSpecifier(TYPES_FILE), "T", true).importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod");
   file.add(INFO_TYPES);
-  file.add(`${jsDoc("Every request method of this revision.")}export const METHODS = {\n${model.requests.map(methodEntry).join("\n")}\n} as const satisfies { readonly [method: string]: MethodInfo };`);
-  file.add(`${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = {\n${model.notifications.map(notificationEntry).join("\n")}\n} as const satisfies { readonly [method: string]: NotificationInfo };`);
+  file.add(`${jsDoc("Every request method of this revision.")}export const METHODS = ${expandedObject(model.requests.map(methodEntry))} as const satisfies { readonly [method: string]: MethodInfo };`);
+  file.add(`${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = ${expandedObject(model.notifications.map(notificationEntry))} as const satisfies { readonly [method: string]: NotificationInfo };`);
   file.add(`${jsDoc("A request method of this revision.")}export type RequestMethod = keyof typeof METHODS;`);
   file.add(`${jsDoc("A notification method of this revision.")}export type NotificationMethod = keyof typeof NOTIFICATIONS;`);
   file.add(typeMap("The request type of each request method.", "RequestByMethod", model.requests, (r) => `T.${r.definition}`));
@@ -52,31 +52,33 @@ export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
   return file.build(bannerText);
 }
 
-function methodEntry(r: RequestNode): string {
-  const results = r.results.map((b) => `${propertyKey(b.resultType ?? "complete")}: ${literal(b.definition)}`).join(", ");
-  const fields = [
-    `method: ${literal(r.method)}`,
-    `direction: ${literal(r.direction)}`,
-    `request: ${literal(r.definition)}`,
-    ...(r.paramsDefinition ? [`params: ${literal(r.paramsDefinition)}`] : []),
-    `paramsPresence: ${literal(r.params)}`,
-    `results: { ${results} }`,
-    `mrtr: ${r.mrtr}`,
-    ...(r.deprecated !== undefined ? [`deprecated: ${literal(r.deprecated)}`] : []),
+type Entry = readonly [key: string, value: TableValue];
+
+function methodEntry(r: RequestNode): Entry {
+  const results: Entry[] = r.results.map((b) => [propertyKey(b.resultType ?? "complete"), literal(b.definition)]);
+  const fields: Entry[] = [
+    ["method", literal(r.method)],
+    ["direction", literal(r.direction)],
+    ["request", literal(r.definition)],
+    ...(r.paramsDefinition ? [["params", literal(r.paramsDefinition)] as const] : []),
+    ["paramsPresence", literal(r.params)],
+    ["results", { object: results }],
+    ["mrtr", String(r.mrtr)],
+    ...(r.deprecated !== undefined ? [["deprecated", literal(r.deprecated)] as const] : []),
   ];
-  return `  ${literal(r.method)}: { ${fields.join(", ")} },`;
+  return [propertyKey(r.method), { object: fields }];
 }
 
-function notificationEntry(n: NotificationNode): string {
-  const fields = [
-    `method: ${literal(n.method)}`,
-    `direction: ${literal(n.direction)}`,
-    `notification: ${literal(n.definition)}`,
-    ...(n.paramsDefinition ? [`params: ${literal(n.paramsDefinition)}`] : []),
-    `paramsPresence: ${literal(n.params)}`,
-    ...(n.deprecated !== undefined ? [`deprecated: ${literal(n.deprecated)}`] : []),
+function notificationEntry(n: NotificationNode): Entry {
+  const fields: Entry[] = [
+    ["method", literal(n.method)],
+    ["direction", literal(n.direction)],
+    ["notification", literal(n.definition)],
+    ...(n.paramsDefinition ? [["params", literal(n.paramsDefinition)] as const] : []),
+    ["paramsPresence", literal(n.params)],
+    ...(n.deprecated !== undefined ? [["deprecated", literal(n.deprecated)] as const] : []),
   ];
-  return `  ${literal(n.method)}: { ${fields.join(", ")} },`;
+  return [propertyKey(n.method), { object: fields }];
 }
 
 function paramsType(node: RequestNode | NotificationNode): string {
@@ -84,7 +86,7 @@ function paramsType(node: RequestNode | NotificationNode): string {
 }
 
 function typeMap<N extends { method: string }>(doc: string, name: string, nodes: readonly N[], type: (n: N) => string): string {
-  return `${jsDoc(doc)}export interface ${name} {\n${nodes.map((n) => `  ${propertyKey(n.method)}: ${type(n)};`).join("\n")}\n}`;
+  return `${jsDoc(doc)}export interface ${name} ${block(nodes.map((n) => `  ${propertyKey(n.method)}: ${type(n)};`))}`;
 }
 
 /** For every method and notification of any known revision, the revisions that define it. */
@@ -93,6 +95,6 @@ function availability(model: McpModel): string {
   for (const summary of model.revisions) {
     for (const method of [...summary.methods, ...summary.notifications]) byMethod.set(method, [...(byMethod.get(method) ?? []), summary.revision]);
   }
-  const entries = [...byMethod.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([m, revs]) => `  ${literal(m)}: ${stringArray(revs)},`);
-  return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = {\n${entries.join("\n")}\n};`;
+  const entries = [...byMethod.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([m, revs]): Entry => [propertyKey(m), { array: revs.map(literal) }]);
+  return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = ${expandedObject(entries)};`;
 }

@@ -5,7 +5,7 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { breakableMember, firstFitting } from "./layout.js";
+import { block, breakableMember, firstFitting } from "./layout.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE, TYPES_FILE, VALIDATE_API_FILE, moduleSpecifier } from "./paths.js";
 
@@ -18,11 +18,11 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
     .importTypes(SUPPORT_MODULE, "CompiledValidator", "ValidationResult");
   const names = model.declarations.map((d) => d.name);
   file.add(
-    `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes {\n${names.map((n) => `  ${propertyKey(n)}: T.${n};`).join("\n")}\n}`,
+    `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes ${block(names.map((n) => `  ${propertyKey(n)}: T.${n};`))}`,
   );
   file.add(`${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`);
   file.add(
-    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = {\n${names.map((n) => breakableMember(1, propertyKey(n), `compiled.${validatorName(n)}`, ",")).join("\n")}\n};`,
+    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${block(names.map((n) => breakableMember(1, propertyKey(n), `compiled.${validatorName(n)}`, ",")))};`,
   );
   // A Map because validate() looks a different name up on nearly every call: a
   // keyed load on an object of hundreds of properties costs several times a Map lookup.

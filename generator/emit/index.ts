@@ -37,10 +37,10 @@ export function emitFiles(model: McpModel, options: BannerOptions): Array<Emitte
   return [
     emitTypes(model, top),
     preformatted(emitValidateApi(model, top)),
-    emitMessages(model, top),
+    preformatted(emitMessages(model, top)),
     emitResultTypes(model, top),
-    emitErrorCodes(model, top),
-    emitMethods(model, top),
+    preformatted(emitErrorCodes(model, top)),
+    preformatted(emitMethods(model, top)),
     emitProtocol(model, top),
     preformatted(emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`))),
     emitIndex(model, PUBLIC_MODULES, top),

@@ -67,22 +67,104 @@ export function indent(text: string, levels = 1): string {
  * levels of indentation: on one line when it fits between `before` and
  * `after`, else one item per line with a trailing comma. `spaced` puts
  * spaces inside the brackets (object and import braces do, arrays do not).
- * Items are single-line texts.
+ * Items are single-line texts; `broken`, when given, lays out one item on
+ * its own line (at depth + 1, with its comma) instead.
  */
-export function list(depth: number, before: string, open: string, items: readonly string[], close: string, after: string, spaced: boolean): string {
+export function list(
+  depth: number,
+  before: string,
+  open: string,
+  items: readonly string[],
+  close: string,
+  after: string,
+  spaced: boolean,
+  broken: (item: string, index: number) => string = (item) => indent(`${item},`, depth + 1),
+): string {
   if (items.length === 0) return indent(`${before}${open}${close}${after}`, depth);
   const pad = spaced ? " " : "";
   const flat = indent(`${before}${open}${pad}${items.join(", ")}${pad}${close}${after}`, depth);
   if (fits(flat)) return flat;
-  return indent(`${before}${open}\n${items.map((item) => indent(`${item},`)).join("\n")}\n${close}${after}`, depth);
+  return `${indent(`${before}${open}`, depth)}\n${items.map(broken).join("\n")}\n${indent(`${close}${after}`, depth)}`;
 }
 
 /**
- * An object or interface member, `depth` levels deep, whose value prettier
- * may move to the next line (a string literal or a member expression like
+ * A type alias of a union: on one line; else the union on the next line;
+ * else one member per line, each after a `|`.
+ */
+export function unionAlias(head: string, members: readonly string[]): string {
+  if (members.length < 2) return `${head} = ${members[0] ?? "never"};`;
+  const union = members.join(" | ");
+  return firstFitting(`${head} = ${union};`, `${head} =\n${indent(union)};`, `${head} =\n${members.map((m) => indent(`| ${m}`)).join("\n")};`);
+}
+
+/**
+ * An object member, `depth` levels deep, whose value prettier may move to
+ * the next line (a string literal or a member expression like
  * `compiled.validateX`): `key: value,` when it fits, else `key:` with the
- * value indented below it.
+ * value indented below it. Prettier never moves the value of a key
+ * narrower than five columns as printed (quotes and brackets included):
+ * too little would be gained.
  */
 export function breakableMember(depth: number, key: string, value: string, terminator: "," | ";"): string {
-  return firstFitting(indent(`${key}: ${value}${terminator}`, depth), indent(`${key}:\n${indent(value)}${terminator}`, depth));
+  const oneLine = indent(`${key}: ${value}${terminator}`, depth);
+  if (textWidth(key) < SHORT_KEY_WIDTH) return oneLine;
+  return firstFitting(oneLine, indent(`${key}:\n${indent(value)}${terminator}`, depth));
+}
+
+/** prettier's tabWidth + 3: keys narrower than this keep their value on their line. */
+const SHORT_KEY_WIDTH = (PRETTIER_OPTIONS.tabWidth ?? 2) + 3;
+
+/**
+ * A string literal as prettier writes it: double quotes, unless the text
+ * holds more double quotes than single ones (then single quotes, which
+ * need fewer escapes).
+ */
+export function stringLiteral(value: string): string {
+  const json = JSON.stringify(value);
+  const doubles = value.split('"').length - 1;
+  const singles = value.split("'").length - 1;
+  if (doubles <= singles) return json;
+  const inner = json.slice(1, -1).replace(/\\(.)|'/g, (match: string, escaped?: string) => (escaped === '"' ? '"' : escaped !== undefined ? match : "\\'"));
+  return `'${inner}'`;
+}
+
+/**
+ * A value in a data table: a scalar (already written: a literal, a member
+ * expression, a number), an array of scalars, or an object of values.
+ */
+export type TableValue = string | { readonly array: readonly string[] } | { readonly object: ReadonlyArray<readonly [key: string, value: TableValue]> };
+
+/** One line per value, flat: how the value reads when it fits. */
+function flatValue(value: TableValue): string {
+  if (typeof value === "string") return value;
+  if ("array" in value) return `[${value.array.join(", ")}]`;
+  return value.object.length === 0 ? "{}" : `{ ${value.object.map(([k, v]) => `${k}: ${flatValue(v)}`).join(", ")} }`;
+}
+
+/**
+ * A member `key: value` of an object literal, `depth` levels deep, ending
+ * in `terminator`. Objects and arrays stay on the key's line and break
+ * inside when they do not fit; a string or member expression moves below
+ * the key; anything else (numbers, booleans) never breaks.
+ */
+export function tableMember(depth: number, key: string, value: TableValue, terminator = ","): string {
+  if (typeof value === "string") {
+    return /^["']|^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value) ? breakableMember(depth, key, value, terminator as "," | ";") : indent(`${key}: ${value}${terminator}`, depth);
+  }
+  if ("array" in value) return list(depth, `${key}: `, "[", value.array, "]", terminator, false);
+  const entries = value.object;
+  return list(depth, `${key}: `, "{", entries.map(([k, v]) => `${k}: ${flatValue(v)}`), "}", terminator, true, (_, i) => tableMember(depth + 1, entries[i]![0], entries[i]![1]));
+}
+
+/**
+ * An object literal written expanded, one member per line (prettier keeps
+ * an object broken when it starts that way), or `{}` when empty.
+ */
+export function expandedObject(entries: ReadonlyArray<readonly [key: string, value: TableValue]>): string {
+  return block(entries.map(([k, v]) => tableMember(1, k, v)));
+}
+
+/** `{`, the given lines (already indented), `}`; or `{}` for none, as prettier prints an empty body. */
+export function block(lines: readonly string[]): string {
+  return lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n}`;
 }

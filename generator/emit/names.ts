@@ -47,7 +47,8 @@ export function guardName(definition: string): string {
 export function jsDoc(...paragraphs: Array<string | undefined>): string {
   const text = paragraphs.filter((p): p is string => p !== undefined && p !== "").join("\n\n");
   if (text === "") return "";
-  const lines = text.replace(/\*\//g, "*\\/").split("\n");
+  // Trailing spaces trimmed, as prettier reprints JSDoc lines.
+  const lines = text.replace(/\*\//g, "*\\/").split("\n").map((l) => l.trimEnd());
   return `/**\n${lines.map((l) => (l ? ` * ${l}` : " *")).join("\n")}\n */\n`;
 }
 

@@ -47,7 +47,9 @@ describe("layout", () => {
 
   it("breaks a member after its colon exactly when prettier does", async () => {
     for (const depth of [1, 2]) {
-      const lines = namesUpTo(100).flatMap((key) => [breakableMember(depth, key, literal(key.toLowerCase()), ","), breakableMember(depth, key, `compiled.validate${key}`, ",")]);
+      const keys = [...namesUpTo(100), '"a/b"', '"a/bc"', "[-32002]", "[1]"];
+      const values = (key: string) => [literal(key.replace(/\W/g, "").toLowerCase()), `compiled.validate${key.replace(/\W/g, "")}`, literal("v".repeat(100 - key.length)), literal("v".repeat(93))];
+      const lines = keys.flatMap((key) => values(key).map((value) => breakableMember(depth, key, value, ",")));
       const code = depth === 1 ? `const x = {\n${lines.join("\n")}\n};\n` : `const x = {\n  y: {\n${lines.join("\n")}\n  },\n};\n`;
       expect(code).toBe(await format(code));
     }

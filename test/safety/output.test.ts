@@ -69,7 +69,9 @@ describe("inputs are never mutated", () => {
 });
 
 describe("formatting", () => {
-  const files = generatedTargets().flatMap((t) => listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)));
+  const generated = generatedTargets().flatMap((t) => listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)));
+  const goldens = listFiles(join(ROOT, "test", "golden")).filter((f) => f.endsWith(".ts")).map((f) => join("test", "golden", f));
+  const files = [...generated, ...goldens];
   it.each(files)("%s passes prettier --check", async (path) => {
     expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(true);
   });
