@@ -6,8 +6,8 @@
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { breakableMember, fits, list, unionAlias } from "./layout.js";
-import { jsDoc, literal, propertyKey, validatorName } from "./names.js";
+import { breakableMember, fits, list, stringLiteral as literal, unionAlias } from "./layout.js";
+import { jsDoc, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, MESSAGES_FILE, METHODS_FILE, RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
 /** Emits `messages.gen.ts`, laid out as prettier would (see layout.ts). */

@@ -4,28 +4,37 @@
  */
 import type { McpModel, MergedExtension } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { jsDoc, literal, stringArray } from "./names.js";
+import { expandedObject, list, stringLiteral as literal, type TableValue } from "./layout.js";
+import { jsDoc } from "./names.js";
 import { PROTOCOL_FILE, SUPPORT_MODULE } from "./paths.js";
 
-
-/** Emits `protocol.gen.ts`. */
+/** Emits `protocol.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(PROTOCOL_FILE);
   file.add(`${jsDoc("The protocol version of this revision (LATEST_PROTOCOL_VERSION in its schema.ts).")}export const PROTOCOL_VERSION = ${literal(model.protocolVersion)};`);
   file.add(`${jsDoc("The JSON-RPC version every message carries.")}export const JSONRPC_VERSION = ${literal(model.jsonrpcVersion)};`);
-  file.add(`${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}export const KNOWN_REVISIONS = ${stringArray(model.revisions.map((r) => r.revision))} as const;`);
+  file.add(`${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}${list(0, "export const KNOWN_REVISIONS = ", "[", model.revisions.map((r) => literal(r.revision)), "]", " as const;", false)}`);
   file.add(`${jsDoc("The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.")}export const EXTENSIONS = ${extensionsTable(model.extensions)} as const;`);
   file.add(`${jsDoc("The identifier of a merged extension.")}export type ExtensionId = keyof typeof EXTENSIONS;`);
   file.add(`${jsDoc("`_meta` key rules (see MetaObject).")}export { isReservedMetaKey, isValidMetaKey } from "${SUPPORT_MODULE}";`);
   return file.build(bannerText);
 }
 
-/** `{ "<id>": { name, requests, notifications, resultTypes, capability } }` as an object literal. */
+/** `{ "<id>": { id, name, requests, notifications, resultTypes, capability } }` as an object literal. */
 function extensionsTable(extensions: readonly MergedExtension[]): string {
-  const byMethod = (items: MergedExtension["requests"]) => `{ ${items.map((i) => `${literal(i.method)}: ${literal(i.direction)}`).join(", ")} }`;
-  const entries = extensions.map((e) => {
-    const capability = e.capability ? `, capability: { definition: ${literal(e.capability.definition)}, sides: ${stringArray(e.capability.sides)} }` : "";
-    return `${literal(e.id)}: { id: ${literal(e.id)}, name: ${literal(e.name)}, requests: ${byMethod(e.requests)}, notifications: ${byMethod(e.notifications)}, resultTypes: ${stringArray(e.resultTypes)}${capability} }`;
-  });
-  return `{ ${entries.join(", ")} }`;
+  const byMethod = (items: MergedExtension["requests"]): TableValue => ({ object: items.map((i) => [literal(i.method), literal(i.direction)] as const) });
+  const strings = (values: readonly string[]): TableValue => ({ array: values.map(literal) });
+  return expandedObject(
+    extensions.map((e) => {
+      const fields: Array<readonly [string, TableValue]> = [
+        ["id", literal(e.id)],
+        ["name", literal(e.name)],
+        ["requests", byMethod(e.requests)],
+        ["notifications", byMethod(e.notifications)],
+        ["resultTypes", strings(e.resultTypes)],
+      ];
+      if (e.capability) fields.push(["capability", { object: [["definition", literal(e.capability.definition)], ["sides", strings(e.capability.sides)]] }]);
+      return [literal(e.id), { object: fields }] as const;
+    }),
+  );
 }

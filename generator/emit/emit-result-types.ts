@@ -8,28 +8,28 @@
  */
 import type { McpModel, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { jsDoc, literal, propertyKey, stringArray } from "./names.js";
+import { block, expandedObject, firstFitting, indent, list, stringLiteral as literal, unionAlias } from "./layout.js";
+import { jsDoc, propertyKey } from "./names.js";
 import { RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
-
 
 /** The name of a request's result union: `CallToolRequest` → `CallToolRequestResult`. */
 export function resultUnionName(request: RequestNode): string {
   return `${request.definition}Result`;
 }
 
-/** Emits `result-types.gen.ts`. */
+/** Emits `result-types.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitResultTypes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(RESULT_TYPES_FILE)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
     .importValues(SUPPORT_MODULE, "resultTypeWith");
   const values = model.resultTypes.map((t) => t.value);
-  file.add(`${jsDoc("Every resultType this revision (with its extensions) defines, in declaration order.")}export const RESULT_TYPES = ${stringArray(values)} as const;`);
+  file.add(`${jsDoc("Every resultType this revision (with its extensions) defines, in declaration order.")}${list(0, "export const RESULT_TYPES = ", "[", values.map(literal), "]", " as const;", false)}`);
   file.add(`${jsDoc("A resultType this revision defines.")}export type KnownResultType = (typeof RESULT_TYPES)[number];`);
   file.add(resultTypeInfo(model));
   const requests = model.requests.filter((r) => r.direction !== "input-request");
   for (const request of requests) file.add(resultUnion(request));
   file.add(
-    `${jsDoc("What each request method may return, discriminated on resultType.")}export interface ResultByMethod {\n${requests.map((r) => `  ${propertyKey(r.method)}: ${resultUnionName(r)};`).join("\n")}\n}`,
+    `${jsDoc("What each request method may return, discriminated on resultType.")}export interface ResultByMethod ${block(requests.map((r) => `  ${propertyKey(r.method)}: ${resultUnionName(r)};`))}`,
   );
   file.add(
     `${jsDoc(
@@ -39,15 +39,39 @@ export function emitResultTypes(model: McpModel, bannerText: string): EmittedFil
   return file.build(bannerText);
 }
 
+const RESULT_TYPE_INFO_TYPE = `${jsDoc("What RESULT_TYPE_INFO records of a resultType.")}export interface ResultTypeInfo {
+  readonly doc: string;
+  readonly definitions: readonly string[];
+}`;
+
 function resultTypeInfo(model: McpModel): string {
-  const entries = model.resultTypes.map(
-    (t) => `  ${propertyKey(t.value)}: { doc: ${literal(t.doc ?? "")}, definitions: ${stringArray(t.definitions)} },`,
-  );
-  return `${jsDoc("What each resultType means and which result definitions carry it.")}export const RESULT_TYPE_INFO: { readonly [K in KnownResultType]: { readonly doc: string; readonly definitions: readonly string[] } } = {\n${entries.join("\n")}\n};`;
+  const entries = model.resultTypes.map((t) => [propertyKey(t.value), { object: [["doc", literal(t.doc ?? "")], ["definitions", { array: t.definitions.map(literal) }]] }] as const);
+  return `${RESULT_TYPE_INFO_TYPE}\n\n${jsDoc("What each resultType means and which result definitions carry it.")}export const RESULT_TYPE_INFO: { readonly [K in KnownResultType]: ResultTypeInfo } = ${expandedObject(entries)};`;
 }
 
-function resultUnion(request: RequestNode): string {
-  const branches = request.results.map((b) => (b.resultType === undefined ? `T.${b.definition}` : `(T.${b.definition} & { resultType: ${literal(b.resultType)} })`));
+/**
+ * A request's result union. Each branch pinned to a resultType is an
+ * intersection with an object type, which prettier breaks inside its
+ * braces before it moves a lone branch below the `=`.
+ */
+export function resultUnion(request: RequestNode): string {
   const doc = jsDoc(`What \`${request.method}\` may return${request.results.some((b) => b.resultType) ? ", discriminated on resultType" : ""}.`);
-  return `${doc}export type ${resultUnionName(request)} = ${branches.length > 1 ? branches.map((b) => `\n  | ${b}`).join("") : branches[0]};`;
+  const head = `export type ${resultUnionName(request)} =`;
+  const pinned = (definition: string, resultType: string, depth: number) => [
+    `T.${definition} & { resultType: ${literal(resultType)} }`,
+    `T.${definition} & {\n${indent(`resultType: ${literal(resultType)};`, depth + 1)}\n${indent("}", depth)}`,
+  ];
+  if (request.results.length === 1) {
+    const [only] = request.results;
+    if (only!.resultType === undefined) return `${doc}${firstFitting(`${head} T.${only!.definition};`, `${head}\n  T.${only!.definition};`)}`;
+    const [flat, broken] = pinned(only!.definition, only!.resultType, 0);
+    const [, brokenBelow] = pinned(only!.definition, only!.resultType, 1);
+    return `${doc}${firstFitting(`${head} ${flat};`, `${head} ${broken};`, `${head}\n  ${flat};`, `${head}\n  ${brokenBelow};`)}`;
+  }
+  const members = request.results.map((b) => (b.resultType === undefined ? [`T.${b.definition}`, `T.${b.definition}`] : pinned(b.definition, b.resultType, 2).map((t) => `(${t})`)));
+  const flat = unionAlias(head.slice(0, -2), members.map(([m]) => m!));
+  if (!flat.includes("\n  |")) return `${doc}${flat}`;
+  const last = members.length - 1;
+  const lines = members.map(([m, broken], i) => firstFitting(`  | ${m}${i === last ? ";" : ""}`, `  | ${broken}${i === last ? ";" : ""}`));
+  return `${doc}${head}\n${lines.join("\n")}`;
 }

@@ -38,12 +38,12 @@ export function emitFiles(model: McpModel, options: BannerOptions): Array<Emitte
     emitTypes(model, top),
     preformatted(emitValidateApi(model, top)),
     preformatted(emitMessages(model, top)),
-    emitResultTypes(model, top),
+    preformatted(emitResultTypes(model, top)),
     preformatted(emitErrorCodes(model, top)),
     preformatted(emitMethods(model, top)),
-    emitProtocol(model, top),
+    preformatted(emitProtocol(model, top)),
     preformatted(emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`))),
-    emitIndex(model, PUBLIC_MODULES, top),
+    preformatted(emitIndex(model, PUBLIC_MODULES, top)),
     validators.then(preformatted),
   ];
 }

@@ -26,10 +26,11 @@ export const PRETTIER_OPTIONS: prettier.Options = {
 };
 
 /**
- * A file whose emitter already lays it out as prettier would (the copied
- * support module, kept formatted in the repository; ajv's machine code,
- * marked `prettier-ignore`). Formatting it again would change nothing, and
- * the safety tests check that this stays true.
+ * A file whose emitter already lays it out as prettier would: every module
+ * but types.gen.ts (mcp-gen's own modules through emit/layout.ts, the
+ * copied support module kept formatted in the repository, ajv's machine
+ * code marked `prettier-ignore`). Formatting it again would change
+ * nothing, and the safety tests check that this stays true.
  */
 export interface PreformattedFile extends EmittedFile {
   readonly preformatted: true;

@@ -5,12 +5,13 @@
  */
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
+import { resultUnion } from "../../generator/emit/emit-result-types.js";
 import { emitValidateApi } from "../../generator/emit/emit-validate-api.js";
 import { TsFileBuilder } from "../../generator/emit/file.js";
 import { breakableMember, list, PRINT_WIDTH, textWidth } from "../../generator/emit/layout.js";
 import { literal } from "../../generator/emit/names.js";
 import { PRETTIER_OPTIONS } from "../../generator/format/format.js";
-import type { McpModel } from "../../generator/model/types.js";
+import type { McpModel, RequestNode } from "../../generator/model/types.js";
 
 const format = (code: string) => prettier.format(code, { ...PRETTIER_OPTIONS, parser: "typescript" });
 
@@ -62,5 +63,21 @@ describe("layout", () => {
     expect(code).toBe(await format(code));
     expect(lines.some((l) => l.includes("\n"))).toBe(true);
     expect(lines.some((l) => !l.includes("\n") && l.length > PRINT_WIDTH - 10)).toBe(true);
+  });
+});
+
+describe("result unions", () => {
+  const request = (definition: string, results: Array<[string, string | undefined]>) =>
+    ({ method: "x/y", definition, results: results.map(([d, resultType]) => ({ definition: d, resultType })) }) as unknown as RequestNode;
+
+  it("lay out one pinned branch, two and three as prettier does for names of every length", async () => {
+    const unions = namesUpTo(90).flatMap((name) => [
+      resultUnion(request(name, [[name, "complete"]])),
+      resultUnion(request(name, [[name, undefined]])),
+      resultUnion(request(name, [["InputRequiredResult", "input_required"], [name, "complete"]])),
+      resultUnion(request("R", [[name, "input_required"], ["B", "complete"], ["C", "task"]])),
+    ]);
+    const code = `${unions.join("\n\n")}\n`;
+    expect(code).toBe(await format(code));
   });
 });

@@ -22,14 +22,17 @@ export const RESULT_TYPES = ["complete", "input_required"] as const;
 export type KnownResultType = (typeof RESULT_TYPES)[number];
 
 /**
+ * What RESULT_TYPE_INFO records of a resultType.
+ */
+export interface ResultTypeInfo {
+  readonly doc: string;
+  readonly definitions: readonly string[];
+}
+
+/**
  * What each resultType means and which result definitions carry it.
  */
-export const RESULT_TYPE_INFO: {
-  readonly [K in KnownResultType]: {
-    readonly doc: string;
-    readonly definitions: readonly string[];
-  };
-} = {
+export const RESULT_TYPE_INFO: { readonly [K in KnownResultType]: ResultTypeInfo } = {
   complete: { doc: "the request completed.", definitions: ["AskResult"] },
   input_required: {
     doc: "the server needs more input first.",
