@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { resultUnion } from "../../generator/emit/emit-result-types.js";
 import { emitValidateApi } from "../../generator/emit/emit-validate-api.js";
 import { TsFileBuilder } from "../../generator/emit/file.js";
-import { breakableMember, list, PRINT_WIDTH, textWidth } from "../../generator/emit/layout.js";
+import { breakableMember, expandedObject, list, PRINT_WIDTH, stringLiteral, textWidth, type TableValue } from "../../generator/emit/layout.js";
 import { literal } from "../../generator/emit/names.js";
 import { PRETTIER_OPTIONS } from "../../generator/format/format.js";
 import type { McpModel, RequestNode } from "../../generator/model/types.js";
@@ -23,6 +23,13 @@ describe("layout", () => {
     expect(textWidth("abc")).toBe(3);
     expect(textWidth("日本")).toBe(4);
     expect(textWidth("e\u0301")).toBe(1);
+  });
+
+  it("quotes strings as prettier does, preferring the quote that needs fewer escapes", async () => {
+    const values = ['plain', 'say "hi"', "it's", `"it's"`, `'a' "b" "c"`, 'back\\slash "q"', "line\nbreak", 'tab\t"x"', "é — ü", '\\"'];
+    const code = `${values.map((v, i) => `export const v${i} = ${stringLiteral(v)};`).join("\n")}\n`;
+    expect(code).toBe(await format(code));
+    for (const [i, v] of values.entries()) expect(new Function(`return ${stringLiteral(v)}`)(), `value ${i}`).toBe(v);
   });
 
   it("lays out validators.gen.ts as prettier does for definition names of every length", async () => {
@@ -54,6 +61,25 @@ describe("layout", () => {
       const code = depth === 1 ? `const x = {\n${lines.join("\n")}\n};\n` : `const x = {\n  y: {\n${lines.join("\n")}\n  },\n};\n`;
       expect(code).toBe(await format(code));
     }
+  });
+
+  it("lays out data tables (nested objects, arrays, strings, numbers) as prettier does", async () => {
+    const entries = namesUpTo(60).map((name, i): readonly [string, TableValue] => [
+      i % 3 === 0 ? stringLiteral(`${name.toLowerCase()}/list`) : name,
+      {
+        object: [
+          ["id", stringLiteral(name)],
+          ["code", String(-32000 - i)],
+          ["flag", String(i % 2 === 0)],
+          ["results", { object: Array.from({ length: 1 + (i % 3) }, (_, j) => [`k${j}${"x".repeat(i % 9)}`, stringLiteral(`${name}Result`)] as const) }],
+          ["revisions", { array: Array.from({ length: i % 6 }, (_, j) => stringLiteral(`2025-0${j}-0${i % 9}`)) }],
+          ["doc", stringLiteral("d".repeat(i * 2))],
+          ["description", stringLiteral("d".repeat(i * 2))],
+        ],
+      },
+    ]);
+    const code = `export const TABLE = ${expandedObject(entries)} as const;\n`;
+    expect(code).toBe(await format(code));
   });
 
   it("keeps a list on one line only while it fits the print width", async () => {
