@@ -6,7 +6,7 @@
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { breakableMember, fits, list, stringLiteral as literal, unionAlias } from "./layout.js";
+import { fits, list, stringLiteral as literal, tableMember, unionAlias } from "./layout.js";
 import { jsDoc, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, MESSAGES_FILE, METHODS_FILE, RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
@@ -23,10 +23,9 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     .importTypes(SUPPORT_MODULE, "MessageTables", "ParseResult");
   const requestEntries = wire.map((r) => [r.method, r.definition] as const);
   const notificationEntries = model.notifications.map((n) => [n.method, n.definition] as const);
-  const resultEntries = wire.map((r) => {
-    const branches = r.results.map((b) => [propertyKey(b.resultType ?? "complete"), `compiled.${validatorName(b.definition)}`] as const);
-    return list(2, `${propertyKey(r.method)}: `, "{", branches.map(([k, v]) => `${k}: ${v}`), "}", ",", true, (_, i) => breakableMember(3, branches[i]![0], branches[i]![1], ","));
-  });
+  const resultEntries = wire.map((r) =>
+    tableMember(2, propertyKey(r.method), { object: r.results.map((b) => [propertyKey(b.resultType ?? "complete"), `compiled.${validatorName(b.definition)}`] as const) }),
+  );
   const { errorResponse, resultResponse } = model.envelopes;
   if (!errorResponse || !resultResponse) {
     const missing = !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response";

@@ -56,29 +56,28 @@ type Entry = readonly [key: string, value: TableValue];
 
 function methodEntry(r: RequestNode): Entry {
   const results: Entry[] = r.results.map((b) => [propertyKey(b.resultType ?? "complete"), literal(b.definition)]);
-  const fields: Entry[] = [
-    ["method", literal(r.method)],
-    ["direction", literal(r.direction)],
-    ["request", literal(r.definition)],
-    ...(r.paramsDefinition ? [["params", literal(r.paramsDefinition)] as const] : []),
-    ["paramsPresence", literal(r.params)],
+  return tableEntry(r, "request", [
     ["results", { object: results }],
     ["mrtr", String(r.mrtr)],
-    ...(r.deprecated !== undefined ? [["deprecated", literal(r.deprecated)] as const] : []),
-  ];
-  return [propertyKey(r.method), { object: fields }];
+  ]);
 }
 
 function notificationEntry(n: NotificationNode): Entry {
+  return tableEntry(n, "notification", []);
+}
+
+/** The fields requests and notifications share, in table order, with `extra` before `deprecated`. */
+function tableEntry(node: RequestNode | NotificationNode, definitionKey: string, extra: readonly Entry[]): Entry {
   const fields: Entry[] = [
-    ["method", literal(n.method)],
-    ["direction", literal(n.direction)],
-    ["notification", literal(n.definition)],
-    ...(n.paramsDefinition ? [["params", literal(n.paramsDefinition)] as const] : []),
-    ["paramsPresence", literal(n.params)],
-    ...(n.deprecated !== undefined ? [["deprecated", literal(n.deprecated)] as const] : []),
+    ["method", literal(node.method)],
+    ["direction", literal(node.direction)],
+    [definitionKey, literal(node.definition)],
+    ...(node.paramsDefinition ? [["params", literal(node.paramsDefinition)] as const] : []),
+    ["paramsPresence", literal(node.params)],
+    ...extra,
+    ...(node.deprecated !== undefined ? [["deprecated", literal(node.deprecated)] as const] : []),
   ];
-  return [propertyKey(n.method), { object: fields }];
+  return [propertyKey(node.method), { object: fields }];
 }
 
 function paramsType(node: RequestNode | NotificationNode): string {

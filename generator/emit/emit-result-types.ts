@@ -56,7 +56,8 @@ function resultTypeInfo(model: McpModel): string {
  */
 export function resultUnion(request: RequestNode): string {
   const doc = jsDoc(`What \`${request.method}\` may return${request.results.some((b) => b.resultType) ? ", discriminated on resultType" : ""}.`);
-  const head = `export type ${resultUnionName(request)} =`;
+  const alias = `export type ${resultUnionName(request)}`;
+  const head = `${alias} =`;
   const pinned = (definition: string, resultType: string, depth: number) => [
     `T.${definition} & { resultType: ${literal(resultType)} }`,
     `T.${definition} & {\n${indent(`resultType: ${literal(resultType)};`, depth + 1)}\n${indent("}", depth)}`,
@@ -68,10 +69,6 @@ export function resultUnion(request: RequestNode): string {
     const [, brokenBelow] = pinned(only!.definition, only!.resultType, 1);
     return `${doc}${firstFitting(`${head} ${flat};`, `${head} ${broken};`, `${head}\n  ${flat};`, `${head}\n  ${brokenBelow};`)}`;
   }
-  const members = request.results.map((b) => (b.resultType === undefined ? [`T.${b.definition}`, `T.${b.definition}`] : pinned(b.definition, b.resultType, 2).map((t) => `(${t})`)));
-  const flat = unionAlias(head.slice(0, -2), members.map(([m]) => m!));
-  if (!flat.includes("\n  |")) return `${doc}${flat}`;
-  const last = members.length - 1;
-  const lines = members.map(([m, broken], i) => firstFitting(`  | ${m}${i === last ? ";" : ""}`, `  | ${broken}${i === last ? ";" : ""}`));
-  return `${doc}${head}\n${lines.join("\n")}`;
+  const members = request.results.map((b) => (b.resultType === undefined ? [`T.${b.definition}`, `T.${b.definition}`] : pinned(b.definition, b.resultType, 1).map((t) => `(${t})`)));
+  return `${doc}${unionAlias(alias, members.map(([flat]) => flat!), members.map(([, broken]) => broken!))}`;
 }

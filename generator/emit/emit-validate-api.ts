@@ -5,7 +5,7 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { block, breakableMember, firstFitting } from "./layout.js";
+import { block, expandedObject, firstFitting } from "./layout.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE, TYPES_FILE, VALIDATE_API_FILE, moduleSpecifier } from "./paths.js";
 
@@ -22,7 +22,7 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   );
   file.add(`${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`);
   file.add(
-    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${block(names.map((n) => breakableMember(1, propertyKey(n), `compiled.${validatorName(n)}`, ",")))};`,
+    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${expandedObject(names.map((n) => [propertyKey(n), `compiled.${validatorName(n)}`] as const))};`,
   );
   // A Map because validate() looks a different name up on nearly every call: a
   // keyed load on an object of hundreds of properties costs several times a Map lookup.

@@ -89,12 +89,20 @@ export function list(
 
 /**
  * A type alias of a union: on one line; else the union on the next line;
- * else one member per line, each after a `|`.
+ * else one member per line, each after a `|`. `broken`, when given, holds
+ * each member's form broken inside (its later lines indented as if the
+ * member started a line of its own), used when the member does not fit
+ * on its line.
  */
-export function unionAlias(head: string, members: readonly string[]): string {
+export function unionAlias(head: string, members: readonly string[], broken: readonly string[] = members): string {
   if (members.length < 2) return `${head} = ${members[0] ?? "never"};`;
   const union = members.join(" | ");
-  return firstFitting(`${head} = ${union};`, `${head} =\n${indent(union)};`, `${head} =\n${members.map((m) => indent(`| ${m}`)).join("\n")};`);
+  const last = members.length - 1;
+  const memberLine = (m: string, i: number) => {
+    const end = i === last ? ";" : "";
+    return firstFitting(indent(`| ${m}${end}`), indent(`| ${broken[i]}${end}`));
+  };
+  return firstFitting(`${head} = ${union};`, `${head} =\n${indent(union)};`, `${head} =\n${members.map(memberLine).join("\n")}`);
 }
 
 /**
@@ -105,10 +113,10 @@ export function unionAlias(head: string, members: readonly string[]): string {
  * narrower than five columns as printed (quotes and brackets included):
  * too little would be gained.
  */
-export function breakableMember(depth: number, key: string, value: string, terminator: "," | ";"): string {
-  const oneLine = indent(`${key}: ${value}${terminator}`, depth);
+export function breakableMember(depth: number, key: string, value: string): string {
+  const oneLine = indent(`${key}: ${value},`, depth);
   if (textWidth(key) < SHORT_KEY_WIDTH) return oneLine;
-  return firstFitting(oneLine, indent(`${key}:\n${indent(value)}${terminator}`, depth));
+  return firstFitting(oneLine, indent(`${key}:\n${indent(value)},`, depth));
 }
 
 /** prettier's tabWidth + 3: keys narrower than this keep their value on their line. */
@@ -142,18 +150,17 @@ function flatValue(value: TableValue): string {
 }
 
 /**
- * A member `key: value` of an object literal, `depth` levels deep, ending
- * in `terminator`. Objects and arrays stay on the key's line and break
+ * A member `key: value,` of an object literal, `depth` levels deep. Objects and arrays stay on the key's line and break
  * inside when they do not fit; a string or member expression moves below
  * the key; anything else (numbers, booleans) never breaks.
  */
-export function tableMember(depth: number, key: string, value: TableValue, terminator = ","): string {
+export function tableMember(depth: number, key: string, value: TableValue): string {
   if (typeof value === "string") {
-    return /^["']|^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value) ? breakableMember(depth, key, value, terminator as "," | ";") : indent(`${key}: ${value}${terminator}`, depth);
+    return /^["']|^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value) ? breakableMember(depth, key, value) : indent(`${key}: ${value},`, depth);
   }
-  if ("array" in value) return list(depth, `${key}: `, "[", value.array, "]", terminator, false);
+  if ("array" in value) return list(depth, `${key}: `, "[", value.array, "]", ",", false);
   const entries = value.object;
-  return list(depth, `${key}: `, "{", entries.map(([k, v]) => `${k}: ${flatValue(v)}`), "}", terminator, true, (_, i) => tableMember(depth + 1, entries[i]![0], entries[i]![1]));
+  return list(depth, `${key}: `, "{", entries.map(([k, v]) => `${k}: ${flatValue(v)}`), "}", ",", true, (_, i) => tableMember(depth + 1, entries[i]![0], entries[i]![1]));
 }
 
 /**

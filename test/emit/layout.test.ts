@@ -57,7 +57,7 @@ describe("layout", () => {
     for (const depth of [1, 2]) {
       const keys = [...namesUpTo(100), '"a/b"', '"a/bc"', "[-32002]", "[1]"];
       const values = (key: string) => [literal(key.replace(/\W/g, "").toLowerCase()), `compiled.validate${key.replace(/\W/g, "")}`, literal("v".repeat(100 - key.length)), literal("v".repeat(93))];
-      const lines = keys.flatMap((key) => values(key).map((value) => breakableMember(depth, key, value, ",")));
+      const lines = keys.flatMap((key) => values(key).map((value) => breakableMember(depth, key, value)));
       const code = depth === 1 ? `const x = {\n${lines.join("\n")}\n};\n` : `const x = {\n  y: {\n${lines.join("\n")}\n  },\n};\n`;
       expect(code).toBe(await format(code));
     }
