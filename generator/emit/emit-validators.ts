@@ -15,7 +15,7 @@ import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { runTask } from "../threads/helper-thread.js";
-import type { ValidatorSources } from "./compile-validators.js";
+import type { CompiledValidators, ValidatorSources } from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
@@ -24,9 +24,21 @@ const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "de
 
 const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
-/** Emits `ajv-validators.gen.ts`; ajv compiles on the helper thread when there is one. */
-export async function emitValidators(model: McpModel, bannerText: string): Promise<EmittedFile> {
-  const { code, imports } = await runTask("compileValidators", validatorSources(model));
+/** Validators compiled before the model was complete, and the sources they were compiled from. */
+export interface CompiledFor {
+  readonly sources: ValidatorSources;
+  readonly compiled: CompiledValidators;
+}
+
+/**
+ * Emits `ajv-validators.gen.ts`, from `precompiled` when it was compiled
+ * from exactly this model's validator sources; otherwise ajv compiles on
+ * the helper thread when there is one.
+ */
+export async function emitValidators(model: McpModel, bannerText: string, precompiled?: CompiledFor): Promise<EmittedFile> {
+  const sources = validatorSources(model);
+  const reusable = precompiled !== undefined && JSON.stringify(precompiled.sources) === JSON.stringify(sources);
+  const { code, imports } = reusable ? precompiled.compiled : await runTask("compileValidators", sources);
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts")
     .add(code);

@@ -1,7 +1,7 @@
 /**
  * Where each emitted module lives in the output folder, and how modules
  * import each other. Kept apart from the emitters so that naming a module
- * never loads its backend (ajv, json-schema-to-typescript).
+ * never loads its backend (ajv).
  */
 
 /** One exported type per definition. */

@@ -2,8 +2,11 @@
  * The format stage: prettier with mcp-gen's own pinned options, so output
  * does not depend on whatever prettier config surrounds the output folder.
  */
-import * as prettier from "prettier";
+import type { Options } from "prettier";
 import type { EmittedFile } from "../emit/file.js";
+
+/** prettier, loaded only when a file needs it: generation emits every module formatted already. */
+const loadPrettier = () => import("prettier");
 
 /**
  * The options every generated TypeScript file is formatted with. The
@@ -12,7 +15,7 @@ import type { EmittedFile } from "../emit/file.js";
  * the safety tests check each generated file with the typescript parser,
  * which is what a user's `prettier --check` picks for `.ts` files.
  */
-export const PRETTIER_OPTIONS: prettier.Options = {
+export const PRETTIER_OPTIONS: Options = {
   parser: "babel-ts",
   printWidth: 100,
   tabWidth: 2,
@@ -26,10 +29,11 @@ export const PRETTIER_OPTIONS: prettier.Options = {
 };
 
 /**
- * A file whose emitter already lays it out as prettier would: every module
- * but types.gen.ts (mcp-gen's own modules through emit/layout.ts, the
- * copied support module kept formatted in the repository, ajv's machine
- * code marked `prettier-ignore`). Formatting it again would change
+ * A file whose emitter already lays it out as prettier would: every
+ * generated module (mcp-gen's own modules through emit/layout.ts, the
+ * types through emit/ts-print.ts, the copied support module kept
+ * formatted in the repository, ajv's machine code marked
+ * `prettier-ignore`). Formatting it again would change
  * nothing, and the safety tests check that this stays true.
  */
 export interface PreformattedFile extends EmittedFile {
@@ -51,21 +55,12 @@ export async function formatFiles(files: ReadonlyArray<EmittedFile | Promise<Emi
     files.map(async (pending) => {
       const f = await pending;
       if ("preformatted" in f || !f.path.endsWith(".ts")) return { path: f.path, contents: f.contents };
-      return { path: f.path, contents: await prettier.format(f.contents, PRETTIER_OPTIONS) };
+      return { path: f.path, contents: await (await loadPrettier()).format(f.contents, PRETTIER_OPTIONS) };
     }),
   );
 }
 
-/**
- * Loads prettier's parser and printer (which it does on its first format,
- * a tenth of a second or more), so that cost falls where the main thread
- * would otherwise wait for the helper thread.
- */
-export async function warmUpFormatter(): Promise<void> {
-  await prettier.format("", PRETTIER_OPTIONS);
-}
-
 /** Whether prettier, with mcp-gen's options and the given parser, leaves `file` as it is. */
 export async function isFormatted(file: EmittedFile, parser: "typescript" | "babel-ts" = "typescript"): Promise<boolean> {
-  return prettier.check(file.contents, { ...PRETTIER_OPTIONS, parser });
+  return (await loadPrettier()).check(file.contents, { ...PRETTIER_OPTIONS, parser });
 }

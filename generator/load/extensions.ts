@@ -17,7 +17,7 @@ import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
 import { runTask } from "../threads/helper-thread.js";
 import { downloadPinnedSet, findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
-import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile } from "./types.js";
+import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile, SchemaTsFacts } from "./types.js";
 
 /** The manifest file name inside an extension folder. */
 export const MANIFEST_FILE = "mcp-extension.json";
@@ -57,21 +57,53 @@ export async function pullExtension(name: string, sources: SchemaSources): Promi
 
 /** Loads every `--extension` argument, reporting all problems together. */
 export async function loadExtensions(refs: readonly string[], sources: SchemaSources): Promise<ExtensionSource[]> {
+  return (await loadExtensionsInStages(refs, sources)).complete;
+}
+
+/**
+ * Loads every `--extension` argument in two stages: at once, each
+ * extension without its schema.ts facts (their reading is started on the
+ * helper thread); then, complete. Manifest and schema.json problems are
+ * thrown by the first stage, schema.ts problems by the second; each stage
+ * reports all of its problems together.
+ */
+export async function loadExtensionsInStages(refs: readonly string[], sources: SchemaSources): Promise<{ early: ExtensionSource[]; complete: Promise<ExtensionSource[]> }> {
   const problems: Diagnostic[] = [];
-  const loaded: ExtensionSource[] = [];
+  const started: StartedExtension[] = [];
   for (const ref of refs) {
     try {
-      loaded.push(await loadExtension(ref, sources));
+      started.push(await startExtension(ref, sources));
     } catch (error) {
       if (!(error instanceof McpGenError)) throw error;
       problems.push(...error.diagnostics);
     }
   }
   if (problems.length > 0) throw new McpGenError(problems);
-  return loaded;
+  return { early: started.map((s) => s.source), complete: completeExtensions(started) };
 }
 
-async function loadExtension(ref: string, sources: SchemaSources): Promise<ExtensionSource> {
+/** An extension whose schema.ts is still being read. */
+interface StartedExtension {
+  readonly source: ExtensionSource;
+  readonly schemaTs?: Promise<SchemaTsFacts>;
+}
+
+async function completeExtensions(started: readonly StartedExtension[]): Promise<ExtensionSource[]> {
+  const problems: Diagnostic[] = [];
+  const complete: ExtensionSource[] = [];
+  for (const { source, schemaTs } of started) {
+    try {
+      complete.push(schemaTs ? { ...source, schemaTs: await schemaTs } : source);
+    } catch (error) {
+      if (!(error instanceof McpGenError)) throw error;
+      problems.push(...error.diagnostics);
+    }
+  }
+  if (problems.length > 0) throw new McpGenError(problems);
+  return complete;
+}
+
+async function startExtension(ref: string, sources: SchemaSources): Promise<StartedExtension> {
   const found = findManifest(ref);
   return readExtension(found.manifest, found.manifestFile, found.known ? undefined : dirname(found.manifestFile), sources);
 }
@@ -144,11 +176,13 @@ function withoutBranchMismatches(errors: readonly ErrorObject[]): ErrorObject[] 
   });
 }
 
-async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<ExtensionSource> {
+async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<StartedExtension> {
   const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
+  const schemaTs = files.schemaTs ? runTask("readSchemaTs", files.schemaTs) : undefined;
+  // Awaited by the second stage; this only keeps a failure from going unobserved when schema.json fails first.
+  schemaTs?.catch(() => undefined);
   const schema = parseSchemaJson(files.schema);
-  const schemaTs = files.schemaTs ? await runTask("readSchemaTs", files.schemaTs) : undefined;
-  return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };
+  return { source: { manifest, manifestFile, schema }, ...(schemaTs ? { schemaTs } : {}) };
 }
 
 /** The extension's schema files, read and (when pinned) verified. */

@@ -1,8 +1,9 @@
 /**
- * One helper thread for the CPU-heavy tasks of generation (reading
- * schema.ts with ts-morph, compiling validators with ajv), so they run on
- * a second core while the main thread loads schema.json, emits types and
- * formats. Results are the same bytes wherever a task runs.
+ * One helper thread for the CPU-heavy tasks of generation: reading
+ * schema.ts with ts-morph, which runs on a second core while the main
+ * thread parses schema.json and compiles the validators (see generate()),
+ * and compiling validators when that early result cannot be used.
+ * Results are the same bytes wherever a task runs.
  *
  * The thread exists only when mcp-gen runs as compiled JavaScript (the
  * worker module is a .js file beside this one) and MCP_GEN_THREADS is not

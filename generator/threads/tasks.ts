@@ -1,6 +1,6 @@
 /**
- * The parts of generation that may run on the helper thread: the two that
- * cost the most CPU and whose inputs and outputs are plain data (so they
+ * The parts of generation that may run on the helper thread: two that
+ * cost much CPU and whose inputs and outputs are plain data (so they
  * cross threads by structured clone). Each loads its heavy dependency on
  * first use, so whichever thread runs a task is the one that pays for it.
  */
@@ -22,11 +22,9 @@ export type TaskInput<N extends TaskName> = Parameters<(typeof TASKS)[N]>[0];
 export type TaskOutput<N extends TaskName> = Awaited<ReturnType<(typeof TASKS)[N]>>;
 
 /**
- * Loads what the tasks need in the order they come: ts-morph for the first
- * (schema.ts is read before the model exists), ajv for the second (which
- * follows once the model is built).
+ * Loads what the first task needs (ts-morph: schema.ts is read before the
+ * model exists). ajv is not preloaded: validators are compiled on the main
+ * thread while schema.ts is read (see generate()), and this thread
+ * compiles only when that result cannot be used.
  */
-export const PRELOADS: ReadonlyArray<() => Promise<void>> = [
-  async () => (await schemaTsReader()).loadTsMorph(),
-  async () => void (await validatorCompiler()),
-];
+export const PRELOADS: ReadonlyArray<() => Promise<void>> = [async () => (await schemaTsReader()).loadTsMorph()];

@@ -1,0 +1,218 @@
+/**
+ * A small document printer with prettier's semantics (groups that break
+ * as a whole, indentation, alignment, conditional content), for output
+ * whose layout depends on nesting: the types module, where a union may
+ * hold objects that hold unions. Printing a construct as the same
+ * document prettier builds for it gives the text prettier would print,
+ * without parsing anything. The algorithm is Wadler's "prettier printer"
+ * as prettier implements it: a group is printed flat when its contents,
+ * and what follows them up to the next possible line break, fit in the
+ * remaining width; otherwise its lines break.
+ */
+import { PRINT_WIDTH, textWidth } from "./layout.js";
+
+export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak;
+
+interface Group {
+  readonly kind: "group";
+  readonly contents: Doc;
+  /** Set when the contents hold a hard line break: such a group can only print broken. */
+  readonly broken: boolean;
+  readonly id?: symbol;
+}
+interface Indent {
+  readonly kind: "indent";
+  readonly contents: Doc;
+}
+interface Align {
+  readonly kind: "align";
+  readonly width: number;
+  readonly contents: Doc;
+}
+interface Line {
+  readonly kind: "line";
+  /** A soft line prints nothing when flat (a plain line prints a space). */
+  readonly soft: boolean;
+  /** A hard line always breaks, and so breaks every group around it. */
+  readonly hard: boolean;
+  /** Keeps the spaces that end the line before it (a Markdown line break in a JSDoc comment). */
+  readonly keepSpaces?: boolean;
+}
+interface IfBreak {
+  readonly kind: "if-break";
+  readonly broken: Doc;
+  readonly flat: Doc;
+  /** Follows that group's mode instead of the enclosing one. */
+  readonly groupId?: symbol;
+}
+interface IndentIfBreak {
+  readonly kind: "indent-if-break";
+  readonly contents: Doc;
+  readonly groupId: symbol;
+}
+
+export const line: Line = { kind: "line", soft: false, hard: false };
+export const softline: Line = { kind: "line", soft: true, hard: false };
+export const hardline: Line = { kind: "line", soft: false, hard: true };
+export const hardlineKeepingSpaces: Line = { kind: "line", soft: false, hard: true, keepSpaces: true };
+
+export function group(contents: Doc, id?: symbol): Group {
+  return { kind: "group", contents, broken: hasHardLine(contents), ...(id ? { id } : {}) };
+}
+export function indent(contents: Doc): Indent {
+  return { kind: "indent", contents };
+}
+export function align(width: number, contents: Doc): Align {
+  return { kind: "align", width, contents };
+}
+export function ifBreak(broken: Doc, flat: Doc = "", groupId?: symbol): IfBreak {
+  return { kind: "if-break", broken, flat, ...(groupId ? { groupId } : {}) };
+}
+export function indentIfBreak(contents: Doc, groupId: symbol): IndentIfBreak {
+  return { kind: "indent-if-break", contents, groupId };
+}
+export function join(separator: Doc, docs: readonly Doc[]): Doc[] {
+  return docs.flatMap((d, i) => (i === 0 ? [d] : [separator, d]));
+}
+
+/** Whether a hard line is inside (so every group around it breaks, as prettier's propagateBreaks makes it). */
+function hasHardLine(doc: Doc): boolean {
+  if (typeof doc === "string") return false;
+  if (Array.isArray(doc)) return doc.some(hasHardLine);
+  const d = doc as Exclude<Doc, string | readonly Doc[]>;
+  switch (d.kind) {
+    case "group":
+      return d.broken;
+    case "line":
+      return d.hard;
+    case "if-break":
+      return hasHardLine(d.broken);
+    default:
+      return hasHardLine(d.contents);
+  }
+}
+
+type Mode = "break" | "flat";
+
+interface Command {
+  readonly indent: string;
+  readonly mode: Mode;
+  readonly doc: Doc;
+}
+
+/**
+ * Prints `doc` starting at column 0 of an `indentation`-deep line, as
+ * prettier prints a document: trailing spaces are trimmed at each break.
+ */
+export function printDoc(doc: Doc, indentation = ""): string {
+  const groupModes = new Map<symbol, Mode>();
+  const out: string[] = [];
+  let column = indentation.length;
+  const commands: Command[] = [{ indent: indentation, mode: "break", doc }];
+  while (commands.length > 0) {
+    const { indent: ind, mode, doc: d } = commands.pop()!;
+    if (typeof d === "string") {
+      out.push(d);
+      column += textWidth(d);
+      continue;
+    }
+    if (Array.isArray(d)) {
+      for (let i = d.length - 1; i >= 0; i--) commands.push({ indent: ind, mode, doc: d[i]! });
+      continue;
+    }
+    const node = d as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+        commands.push({ indent: ind + "  ", mode, doc: node.contents });
+        break;
+      case "align":
+        commands.push({ indent: ind + " ".repeat(node.width), mode, doc: node.contents });
+        break;
+      case "group": {
+        const flat: Command = { indent: ind, mode: "flat", doc: node.contents };
+        const chosen = mode === "flat" && !node.broken ? flat : !node.broken && fits(flat, commands, PRINT_WIDTH - column, groupModes) ? flat : { indent: ind, mode: "break" as Mode, doc: node.contents };
+        commands.push(chosen);
+        if (node.id) groupModes.set(node.id, chosen.mode);
+        break;
+      }
+      case "if-break": {
+        const groupMode = node.groupId ? (groupModes.get(node.groupId) ?? "flat") : mode;
+        commands.push({ indent: ind, mode, doc: groupMode === "break" ? node.broken : node.flat });
+        break;
+      }
+      case "indent-if-break":
+        commands.push({ indent: ind, mode, doc: groupModes.get(node.groupId) === "break" ? indent(node.contents) : node.contents });
+        break;
+      case "line":
+        if (mode === "flat" && !node.hard) {
+          if (!node.soft) {
+            out.push(" ");
+            column += 1;
+          }
+          break;
+        }
+        if (!node.keepSpaces) trimTrailingSpaces(out);
+        out.push("\n" + ind);
+        column = ind.length;
+        break;
+    }
+  }
+  return out.join("");
+}
+
+/**
+ * Whether `next`, printed flat, and the commands after it up to their
+ * first line break fit in `width` columns (prettier's `fits`).
+ */
+function fits(next: Command, rest: readonly Command[], width: number, groupModes: ReadonlyMap<symbol, Mode>): boolean {
+  let restIndex = rest.length;
+  const commands: Array<{ mode: Mode; doc: Doc }> = [next];
+  let remaining = width;
+  while (remaining >= 0) {
+    if (commands.length === 0) {
+      if (restIndex === 0) return true;
+      commands.push(rest[--restIndex]!);
+      continue;
+    }
+    const { mode, doc } = commands.pop()!;
+    if (typeof doc === "string") {
+      remaining -= textWidth(doc);
+      continue;
+    }
+    if (Array.isArray(doc)) {
+      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: doc[i]! });
+      continue;
+    }
+    const node = doc as Exclude<Doc, string | readonly Doc[]>;
+    switch (node.kind) {
+      case "indent":
+      case "align":
+      case "indent-if-break":
+        commands.push({ mode, doc: node.contents });
+        break;
+      case "group":
+        commands.push({ mode: node.broken ? "break" : mode, doc: node.contents });
+        break;
+      case "if-break": {
+        const groupMode = node.groupId ? (groupModes.get(node.groupId) ?? "flat") : mode;
+        commands.push({ mode, doc: groupMode === "break" ? node.broken : node.flat });
+        break;
+      }
+      case "line":
+        if (mode === "break" || node.hard) return true;
+        if (!node.soft) remaining -= 1;
+        break;
+    }
+  }
+  return false;
+}
+
+function trimTrailingSpaces(out: string[]): void {
+  while (out.length > 0) {
+    const trimmed = out.pop()!.replace(/[ \t]+$/, "");
+    if (trimmed !== "") {
+      out.push(trimmed);
+      return;
+    }
+  }
+}
