@@ -9,7 +9,7 @@
  * and what follows them up to the next possible line break, fit in the
  * remaining width; otherwise its lines break.
  */
-import { PRINT_WIDTH, textWidth } from "./layout.js";
+import { INDENT, PRINT_WIDTH, textWidth } from "./layout.js";
 
 export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak;
 
@@ -123,7 +123,7 @@ export function printDoc(doc: Doc, indentation = ""): string {
     const node = d as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
-        commands.push({ indent: ind + "  ", mode, doc: node.contents });
+        commands.push({ indent: ind + INDENT, mode, doc: node.contents });
         break;
       case "align":
         commands.push({ indent: ind + " ".repeat(node.width), mode, doc: node.contents });

@@ -10,7 +10,8 @@
 import { PRETTIER_OPTIONS } from "../format/format.js";
 
 export const PRINT_WIDTH = PRETTIER_OPTIONS.printWidth ?? 80;
-const INDENT = " ".repeat(PRETTIER_OPTIONS.tabWidth ?? 2);
+/** One level of indentation. */
+export const INDENT = " ".repeat(PRETTIER_OPTIONS.tabWidth ?? 2);
 
 /** Display width as prettier measures it: wide East Asian characters count two columns, combining marks none. */
 export function textWidth(text: string): number {

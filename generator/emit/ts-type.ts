@@ -118,7 +118,7 @@ interface Param {
   readonly index: boolean;
 }
 
-type Kind = "ALL_OF" | "ANY" | "ANY_OF" | "BOOLEAN" | "NAMED_SCHEMA" | "NEVER" | "NULL" | "NUMBER" | "OBJECT" | "ONE_OF" | "STRING" | "TYPED_ARRAY" | "UNION" | "UNNAMED_ENUM" | "UNNAMED_SCHEMA" | "UNTYPED_ARRAY";
+type Kind = "ALL_OF" | "ANY" | "ANY_OF" | "BOOLEAN" | "NAMED_SCHEMA" | "NULL" | "NUMBER" | "OBJECT" | "ONE_OF" | "STRING" | "TYPED_ARRAY" | "UNION" | "UNNAMED_ENUM" | "UNNAMED_SCHEMA" | "UNTYPED_ARRAY";
 
 /** The kinds a schema is, in json-schema-to-typescript's matcher order; several make an intersection. */
 function kindsOf(schema: JsonObject, root: boolean): Kind[] {
@@ -180,8 +180,6 @@ function parseAs(schema: JsonObject, kind: Kind, root: boolean): Ast {
     case "OBJECT":
     case "STRING":
       return { kind };
-    case "NEVER":
-      return { kind: "NEVER" };
     case "NAMED_SCHEMA":
     case "UNNAMED_SCHEMA":
       return { kind: "INTERFACE", params: parseProperties(schema) };
@@ -235,14 +233,7 @@ function optimize(ast: Ast): Ast {
       }
       if (members.some((m) => m.kind === "ANY")) return { kind: "ANY" };
       if (members.some((m) => m.kind === "UNKNOWN")) return { kind: "UNKNOWN" };
-      const seen = new Set<string>();
-      members = members.filter((m) => {
-        const key = typeKey(generate(m));
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      return { ...ast, members };
+      return { ...ast, members: uniqueBy(members, (m) => typeKey(generate(m))) };
     }
     default:
       return ast;
@@ -251,24 +242,20 @@ function optimize(ast: Ast): Ast {
 
 // ---------------------------------------------------------------- generate
 
+/** The TypeScript keyword of each AST kind that is one. */
+const KEYWORD_OF = { ANY: "any", UNKNOWN: "unknown", BOOLEAN: "boolean", NEVER: "never", NULL: "null", NUMBER: "number", OBJECT: "object", STRING: "string" } as const;
+
 function generate(ast: Ast): TsType {
   switch (ast.kind) {
     case "ANY":
-      return name("any");
     case "UNKNOWN":
-      return name("unknown");
     case "BOOLEAN":
-      return name("boolean");
     case "NEVER":
-      return name("never");
     case "NULL":
-      return name("null");
     case "NUMBER":
-      return name("number");
     case "OBJECT":
-      return name("object");
     case "STRING":
-      return name("string");
+      return name(KEYWORD_OF[ast.kind]);
     case "CUSTOM_TYPE":
       return customType(ast.text);
     case "LITERAL":
@@ -335,29 +322,36 @@ function indexSignatureType(index: Param, params: readonly Param[]): TsType | un
   let needsUndefined = false;
   for (const sibling of params) {
     if (sibling === index || sibling.index) continue;
-    if (sibling.ast.kind === "ANY" || (sibling.ast.kind === "CUSTOM_TYPE" && sibling.ast.text.trim() === "any")) continue;
+    if (isAny(sibling.ast)) continue;
     if (!sibling.required) needsUndefined = true;
     if (sibling.ast.kind === "NEVER") continue;
     add(sibling.ast);
   }
-  if (members.some((m) => m.kind === "ANY" || (m.kind === "CUSTOM_TYPE" && m.text.trim() === "any"))) return name("any");
+  if (members.some(isAny)) return name("any");
   if (members.some(isTop)) return name("unknown");
   if (members.length === 0 || (members.length === 1 && !needsUndefined)) return undefined;
-  const seen = new Set<string>();
-  const types: TsType[] = [];
-  for (const m of members) {
-    const type = generate(m);
-    const key = typeKey(type);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    types.push(type);
-  }
-  if (needsUndefined && !seen.has("undefined")) types.push(name("undefined"));
+  const types = uniqueBy(members.map(generate), typeKey);
+  if (needsUndefined && !types.some((t) => typeKey(t) === "undefined")) types.push(name("undefined"));
   return { kind: "union", members: types };
 }
 
 function isTop(ast: Ast): boolean {
-  return ast.kind === "UNKNOWN" || ast.kind === "ANY" || (ast.kind === "CUSTOM_TYPE" && ["unknown", "any"].includes(ast.text.trim()));
+  return ast.kind === "UNKNOWN" || (ast.kind === "CUSTOM_TYPE" && ast.text.trim() === "unknown") || isAny(ast);
+}
+
+function isAny(ast: Ast): boolean {
+  return ast.kind === "ANY" || (ast.kind === "CUSTOM_TYPE" && ast.text.trim() === "any");
+}
+
+/** The first of each group of items with the same key, in order. */
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /**
@@ -376,7 +370,7 @@ function customType(text: string): TsType {
 }
 
 /** A type's text on one line: what json-schema-to-typescript compares to deduplicate union members. */
-export function typeKey(type: TsType): string {
+function typeKey(type: TsType): string {
   switch (type.kind) {
     case "name":
       return type.name;

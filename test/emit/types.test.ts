@@ -61,9 +61,7 @@ describe("types.gen.ts against json-schema-to-typescript + prettier", () => {
     it(`writes every declaration of ${c.label} as the reference does`, async () => {
       const { model } = await generate({ spec: c.spec, out: "out", sources: testSources(), stampVersion: false, ...(c.extensions ? { extensions: c.extensions } : {}) });
       const declarations = model.declarations.map((d) => [d.name, backendSchema(d)] as const);
-      const ours = emitTypes(model, "/* banner */\n").contents;
-      expect(ours).toBe(ownFile(declarations));
-      expect(ours).toBe(await referenceFile(declarations));
+      expect(emitTypes(model, "/* banner */\n").contents).toBe(await referenceFile(declarations));
     });
   }
 });
