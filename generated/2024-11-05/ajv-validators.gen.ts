@@ -29,13 +29,15 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.annotations !== undefined){
-        let data0 = data.annotations;
+      const prop0 = data.annotations;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.audience !== undefined){
-              let data1 = data0.audience;
+            const prop1 = data0.audience;
+            if(prop1 !== undefined){
+              let data1 = prop1;
               const _errs3 = errors;
               if(errors === _errs3){
                 if(Array.isArray(data1)){
@@ -69,8 +71,9 @@ function validate10(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data0.priority !== undefined){
-                let data3 = data0.priority;
+              const prop2 = data0.priority;
+              if(prop2 !== undefined){
+                let data3 = prop2;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(typeof data3 == "number"){
@@ -133,9 +136,10 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data.blob !== undefined){
+        const prop3 = data.blob;
+        if(prop3 !== undefined){
           const _errs1 = errors;
-          if(typeof data.blob !== "string"){
+          if(typeof prop3 !== "string"){
             validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -145,9 +149,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop4 = data.mimeType;
+          if(prop4 !== undefined){
             const _errs3 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop4 !== "string"){
               validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -157,9 +162,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop5 = data.uri;
+            if(prop5 !== undefined){
               const _errs5 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop5 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -201,8 +207,9 @@ function validate12(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop6 = data.method;
+        if(prop6 !== undefined){
+          let data0 = prop6;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -218,8 +225,9 @@ function validate12(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop7 = data.params;
+          if(prop7 !== undefined){
+            let data1 = prop7;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -229,8 +237,9 @@ function validate12(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop8 = data1.arguments;
+                  if(prop8 !== undefined){
+                    let data2 = prop8;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -246,9 +255,10 @@ function validate12(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop9 = data1.name;
+                    if(prop9 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop9 !== "string"){
                         validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -305,13 +315,15 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop10 = data.annotations;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
+              const prop11 = data0.audience;
+              if(prop11 !== undefined){
+                let data1 = prop11;
                 const _errs3 = errors;
                 if(errors === _errs3){
                   if(Array.isArray(data1)){
@@ -345,8 +357,9 @@ function validate14(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
+                const prop12 = data0.priority;
+                if(prop12 !== undefined){
+                  let data3 = prop12;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(typeof data3 == "number"){
@@ -384,9 +397,10 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.text !== undefined){
+          const prop13 = data.text;
+          if(prop13 !== undefined){
             const _errs10 = errors;
-            if(typeof data.text !== "string"){
+            if(typeof prop13 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -396,8 +410,9 @@ function validate14(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data5 = data.type;
+            const prop14 = data.type;
+            if(prop14 !== undefined){
+              let data5 = prop14;
               const _errs12 = errors;
               if(typeof data5 !== "string"){
                 validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -442,13 +457,15 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop15 = data.annotations;
+        if(prop15 !== undefined){
+          let data0 = prop15;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
+              const prop16 = data0.audience;
+              if(prop16 !== undefined){
+                let data1 = prop16;
                 const _errs3 = errors;
                 if(errors === _errs3){
                   if(Array.isArray(data1)){
@@ -482,8 +499,9 @@ function validate15(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
+                const prop17 = data0.priority;
+                if(prop17 !== undefined){
+                  let data3 = prop17;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(typeof data3 == "number"){
@@ -521,9 +539,10 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.data !== undefined){
+          const prop18 = data.data;
+          if(prop18 !== undefined){
             const _errs10 = errors;
-            if(typeof data.data !== "string"){
+            if(typeof prop18 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -533,9 +552,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop19 = data.mimeType;
+            if(prop19 !== undefined){
               const _errs12 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop19 !== "string"){
                 validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -545,8 +565,9 @@ function validate15(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data6 = data.type;
+              const prop20 = data.type;
+              if(prop20 !== undefined){
+                let data6 = prop20;
                 const _errs14 = errors;
                 if(typeof data6 !== "string"){
                   validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -595,13 +616,15 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop21 = data.annotations;
+        if(prop21 !== undefined){
+          let data0 = prop21;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
+              const prop22 = data0.audience;
+              if(prop22 !== undefined){
+                let data1 = prop22;
                 const _errs3 = errors;
                 if(errors === _errs3){
                   if(Array.isArray(data1)){
@@ -635,8 +658,9 @@ function validate16(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
+                const prop23 = data0.priority;
+                if(prop23 !== undefined){
+                  let data3 = prop23;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(typeof data3 == "number"){
@@ -674,8 +698,9 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resource !== undefined){
-            let data4 = data.resource;
+          const prop24 = data.resource;
+          if(prop24 !== undefined){
+            let data4 = prop24;
             const _errs10 = errors;
             const _errs11 = errors;
             let valid4 = false;
@@ -695,9 +720,10 @@ function validate16(data, context){
                   errors++;
                 }
                 else {
-                  if(data4.mimeType !== undefined){
+                  const prop25 = data4.mimeType;
+                  if(prop25 !== undefined){
                     const _errs15 = errors;
-                    if(typeof data4.mimeType !== "string"){
+                    if(typeof prop25 !== "string"){
                       const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err1];
@@ -713,9 +739,10 @@ function validate16(data, context){
                     var valid6 = true;
                   }
                   if(valid6){
-                    if(data4.text !== undefined){
+                    const prop26 = data4.text;
+                    if(prop26 !== undefined){
                       const _errs17 = errors;
-                      if(typeof data4.text !== "string"){
+                      if(typeof prop26 !== "string"){
                         const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err2];
@@ -731,9 +758,10 @@ function validate16(data, context){
                       var valid6 = true;
                     }
                     if(valid6){
-                      if(data4.uri !== undefined){
+                      const prop27 = data4.uri;
+                      if(prop27 !== undefined){
                         const _errs19 = errors;
-                        if(typeof data4.uri !== "string"){
+                        if(typeof prop27 !== "string"){
                           const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err3];
@@ -782,9 +810,10 @@ function validate16(data, context){
                     errors++;
                   }
                   else {
-                    if(data4.blob !== undefined){
+                    const prop28 = data4.blob;
+                    if(prop28 !== undefined){
                       const _errs24 = errors;
-                      if(typeof data4.blob !== "string"){
+                      if(typeof prop28 !== "string"){
                         const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err6];
@@ -800,9 +829,10 @@ function validate16(data, context){
                       var valid8 = true;
                     }
                     if(valid8){
-                      if(data4.mimeType !== undefined){
+                      const prop29 = data4.mimeType;
+                      if(prop29 !== undefined){
                         const _errs26 = errors;
-                        if(typeof data4.mimeType !== "string"){
+                        if(typeof prop29 !== "string"){
                           const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err7];
@@ -818,9 +848,10 @@ function validate16(data, context){
                         var valid8 = true;
                       }
                       if(valid8){
-                        if(data4.uri !== undefined){
+                        const prop30 = data4.uri;
+                        if(prop30 !== undefined){
                           const _errs28 = errors;
-                          if(typeof data4.uri !== "string"){
+                          if(typeof prop30 !== "string"){
                             const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err8];
@@ -882,8 +913,9 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data11 = data.type;
+            const prop31 = data.type;
+            if(prop31 !== undefined){
+              let data11 = prop31;
               const _errs30 = errors;
               if(typeof data11 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -925,8 +957,9 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop32 = data._meta;
+        if(prop32 !== undefined){
+          let data0 = prop32;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -942,8 +975,9 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop33 = data.content;
+          if(prop33 !== undefined){
+            let data1 = prop33;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -1013,9 +1047,10 @@ function validate13(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop34 = data.isError;
+            if(prop34 !== undefined){
               const _errs12 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop34 !== "boolean"){
                 validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -1060,8 +1095,9 @@ function validate20(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop35 = data.method;
+        if(prop35 !== undefined){
+          let data0 = prop35;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1077,8 +1113,9 @@ function validate20(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop36 = data.params;
+          if(prop36 !== undefined){
+            let data1 = prop36;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1088,9 +1125,10 @@ function validate20(data, context){
                   return false;
                 }
                 else {
-                  if(data1.reason !== undefined){
+                  const prop37 = data1.reason;
+                  if(prop37 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.reason !== "string"){
+                    if(typeof prop37 !== "string"){
                       validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1100,8 +1138,9 @@ function validate20(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.requestId !== undefined){
-                      let data3 = data1.requestId;
+                    const prop38 = data1.requestId;
+                    if(prop38 !== undefined){
+                      let data3 = prop38;
                       const _errs7 = errors;
                       if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                         validate20.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
@@ -1151,8 +1190,9 @@ function validate21(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.experimental !== undefined){
-        let data0 = data.experimental;
+      const prop39 = data.experimental;
+      if(prop39 !== undefined){
+        let data0 = prop39;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1184,13 +1224,15 @@ function validate21(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.roots !== undefined){
-          let data2 = data.roots;
+        const prop40 = data.roots;
+        if(prop40 !== undefined){
+          let data2 = prop40;
           const _errs7 = errors;
           if(errors === _errs7){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-              if(data2.listChanged !== undefined){
-                if(typeof data2.listChanged !== "boolean"){
+              const prop41 = data2.listChanged;
+              if(prop41 !== undefined){
+                if(typeof prop41 !== "boolean"){
                   validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                   return false;
                 }
@@ -1207,8 +1249,9 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.sampling !== undefined){
-            let data4 = data.sampling;
+          const prop42 = data.sampling;
+          if(prop42 !== undefined){
+            let data4 = prop42;
             const _errs11 = errors;
             if(errors === _errs11){
               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -1267,8 +1310,9 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop43 = data.method;
+        if(prop43 !== undefined){
+          let data0 = prop43;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1284,8 +1328,9 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop44 = data.params;
+          if(prop44 !== undefined){
+            let data1 = prop44;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1295,9 +1340,10 @@ function validate23(data, context){
                   return false;
                 }
                 else {
-                  if(data1.progress !== undefined){
+                  const prop45 = data1.progress;
+                  if(prop45 !== undefined){
                     const _errs5 = errors;
-                    if(!(typeof data1.progress == "number")){
+                    if(!(typeof prop45 == "number")){
                       validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                       return false;
                     }
@@ -1307,8 +1353,9 @@ function validate23(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.progressToken !== undefined){
-                      let data3 = data1.progressToken;
+                    const prop46 = data1.progressToken;
+                    if(prop46 !== undefined){
+                      let data3 = prop46;
                       const _errs7 = errors;
                       if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                         validate23.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -1320,9 +1367,10 @@ function validate23(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.total !== undefined){
+                      const prop47 = data1.total;
+                      if(prop47 !== undefined){
                         const _errs10 = errors;
-                        if(!(typeof data1.total == "number")){
+                        if(!(typeof prop47 == "number")){
                           validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                           return false;
                         }
@@ -1389,8 +1437,9 @@ function validate22(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop48 = data.method;
+                  if(prop48 !== undefined){
+                    let data0 = prop48;
                     const _errs6 = errors;
                     if(typeof data0 !== "string"){
                       validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1406,13 +1455,15 @@ function validate22(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop49 = data.params;
+                    if(prop49 !== undefined){
+                      let data1 = prop49;
                       const _errs8 = errors;
                       if(errors === _errs8){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop50 = data1._meta;
+                          if(prop50 !== undefined){
+                            let data2 = prop50;
                             const _errs11 = errors;
                             if(errors === _errs11){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1459,8 +1510,9 @@ function validate22(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop51 = data.method;
+                  if(prop51 !== undefined){
+                    let data3 = prop51;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1476,13 +1528,15 @@ function validate22(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop52 = data.params;
+                    if(prop52 !== undefined){
+                      let data4 = prop52;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4._meta !== undefined){
-                            let data5 = data4._meta;
+                          const prop53 = data4._meta;
+                          if(prop53 !== undefined){
+                            let data5 = prop53;
                             const _errs23 = errors;
                             if(errors === _errs23){
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -1583,8 +1637,9 @@ function validate27(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop54 = data.method;
+        if(prop54 !== undefined){
+          let data0 = prop54;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1600,8 +1655,9 @@ function validate27(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop55 = data.params;
+          if(prop55 !== undefined){
+            let data1 = prop55;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1611,14 +1667,16 @@ function validate27(data, context){
                   return false;
                 }
                 else {
-                  if(data1.capabilities !== undefined){
-                    let data2 = data1.capabilities;
+                  const prop56 = data1.capabilities;
+                  if(prop56 !== undefined){
+                    let data2 = prop56;
                     const _errs5 = errors;
                     const _errs6 = errors;
                     if(errors === _errs6){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        if(data2.experimental !== undefined){
-                          let data3 = data2.experimental;
+                        const prop57 = data2.experimental;
+                        if(prop57 !== undefined){
+                          let data3 = prop57;
                           const _errs8 = errors;
                           if(errors === _errs8){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -1650,13 +1708,15 @@ function validate27(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.roots !== undefined){
-                            let data5 = data2.roots;
+                          const prop58 = data2.roots;
+                          if(prop58 !== undefined){
+                            let data5 = prop58;
                             const _errs14 = errors;
                             if(errors === _errs14){
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                if(data5.listChanged !== undefined){
-                                  if(typeof data5.listChanged !== "boolean"){
+                                const prop59 = data5.listChanged;
+                                if(prop59 !== undefined){
+                                  if(typeof prop59 !== "boolean"){
                                     validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -1673,8 +1733,9 @@ function validate27(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.sampling !== undefined){
-                              let data7 = data2.sampling;
+                            const prop60 = data2.sampling;
+                            if(prop60 !== undefined){
+                              let data7 = prop60;
                               const _errs18 = errors;
                               if(errors === _errs18){
                                 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -1703,8 +1764,9 @@ function validate27(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.clientInfo !== undefined){
-                      let data8 = data1.clientInfo;
+                    const prop61 = data1.clientInfo;
+                    if(prop61 !== undefined){
+                      let data8 = prop61;
                       const _errs21 = errors;
                       const _errs22 = errors;
                       if(errors === _errs22){
@@ -1715,9 +1777,10 @@ function validate27(data, context){
                             return false;
                           }
                           else {
-                            if(data8.name !== undefined){
+                            const prop62 = data8.name;
+                            if(prop62 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data8.name !== "string"){
+                              if(typeof prop62 !== "string"){
                                 validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -1727,9 +1790,10 @@ function validate27(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data8.version !== undefined){
+                              const prop63 = data8.version;
+                              if(prop63 !== undefined){
                                 const _errs26 = errors;
-                                if(typeof data8.version !== "string"){
+                                if(typeof prop63 !== "string"){
                                   validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -1752,9 +1816,10 @@ function validate27(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.protocolVersion !== undefined){
+                      const prop64 = data1.protocolVersion;
+                      if(prop64 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data1.protocolVersion !== "string"){
+                        if(typeof prop64 !== "string"){
                           validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1806,8 +1871,9 @@ function validate28(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop65 = data.method;
+        if(prop65 !== undefined){
+          let data0 = prop65;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1823,18 +1889,21 @@ function validate28(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop66 = data.params;
+          if(prop66 !== undefined){
+            let data1 = prop66;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop67 = data1._meta;
+                if(prop67 !== undefined){
+                  let data2 = prop67;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop68 = data2.progressToken;
+                      if(prop68 !== undefined){
+                        let data3 = prop68;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
                           return false;
@@ -1890,8 +1959,9 @@ function validate29(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop69 = data.method;
+        if(prop69 !== undefined){
+          let data0 = prop69;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1907,8 +1977,9 @@ function validate29(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop70 = data.params;
+          if(prop70 !== undefined){
+            let data1 = prop70;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1918,8 +1989,9 @@ function validate29(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop71 = data1.level;
+                  if(prop71 !== undefined){
+                    let data2 = prop71;
                     if(typeof data2 !== "string"){
                       validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
                       return false;
@@ -1976,8 +2048,9 @@ function validate30(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop72 = data.method;
+        if(prop72 !== undefined){
+          let data0 = prop72;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1993,8 +2066,9 @@ function validate30(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop73 = data.params;
+          if(prop73 !== undefined){
+            let data1 = prop73;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2004,8 +2078,9 @@ function validate30(data, context){
                   return false;
                 }
                 else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
+                  const prop74 = data1.argument;
+                  if(prop74 !== undefined){
+                    let data2 = prop74;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -2015,9 +2090,10 @@ function validate30(data, context){
                           return false;
                         }
                         else {
-                          if(data2.name !== undefined){
+                          const prop75 = data2.name;
+                          if(prop75 !== undefined){
                             const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop75 !== "string"){
                               validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2027,9 +2103,10 @@ function validate30(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data2.value !== undefined){
+                            const prop76 = data2.value;
+                            if(prop76 !== undefined){
                               const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
+                              if(typeof prop76 !== "string"){
                                 validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2052,8 +2129,9 @@ function validate30(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.ref !== undefined){
-                      let data5 = data1.ref;
+                    const prop77 = data1.ref;
+                    if(prop77 !== undefined){
+                      let data5 = prop77;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -2075,9 +2153,10 @@ function validate30(data, context){
                                       return false;
                                     }
                                     else {
-                                      if(data5.name !== undefined){
+                                      const prop78 = data5.name;
+                                      if(prop78 !== undefined){
                                         const _errs17 = errors;
-                                        if(typeof data5.name !== "string"){
+                                        if(typeof prop78 !== "string"){
                                           validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -2087,8 +2166,9 @@ function validate30(data, context){
                                         var valid6 = true;
                                       }
                                       if(valid6){
-                                        if(data5.type !== undefined){
-                                          let data7 = data5.type;
+                                        const prop79 = data5.type;
+                                        if(prop79 !== undefined){
+                                          let data7 = prop79;
                                           const _errs19 = errors;
                                           if(typeof data7 !== "string"){
                                             validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2122,8 +2202,9 @@ function validate30(data, context){
                                       return false;
                                     }
                                     else {
-                                      if(data5.type !== undefined){
-                                        let data8 = data5.type;
+                                      const prop80 = data5.type;
+                                      if(prop80 !== undefined){
+                                        let data8 = prop80;
                                         const _errs24 = errors;
                                         if(typeof data8 !== "string"){
                                           validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2139,9 +2220,10 @@ function validate30(data, context){
                                         var valid9 = true;
                                       }
                                       if(valid9){
-                                        if(data5.uri !== undefined){
+                                        const prop81 = data5.uri;
+                                        if(prop81 !== undefined){
                                           const _errs26 = errors;
-                                          if(typeof data5.uri !== "string"){
+                                          if(typeof prop81 !== "string"){
                                             validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -2243,8 +2325,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop82 = data.method;
+                  if(prop82 !== undefined){
+                    let data0 = prop82;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2260,13 +2343,15 @@ function validate26(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop83 = data.params;
+                    if(prop83 !== undefined){
+                      let data1 = prop83;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1.cursor !== undefined){
-                            if(typeof data1.cursor !== "string"){
+                          const prop84 = data1.cursor;
+                          if(prop84 !== undefined){
+                            if(typeof prop84 !== "string"){
                               validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2301,8 +2386,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop85 = data.method;
+                  if(prop85 !== undefined){
+                    let data3 = prop85;
                     const _errs16 = errors;
                     if(typeof data3 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2318,13 +2404,15 @@ function validate26(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop86 = data.params;
+                    if(prop86 !== undefined){
+                      let data4 = prop86;
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.cursor !== undefined){
-                            if(typeof data4.cursor !== "string"){
+                          const prop87 = data4.cursor;
+                          if(prop87 !== undefined){
+                            if(typeof prop87 !== "string"){
                               validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2359,8 +2447,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop88 = data.method;
+                  if(prop88 !== undefined){
+                    let data6 = prop88;
                     const _errs25 = errors;
                     if(typeof data6 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2376,8 +2465,9 @@ function validate26(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop89 = data.params;
+                    if(prop89 !== undefined){
+                      let data7 = prop89;
                       const _errs27 = errors;
                       if(errors === _errs27){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -2387,8 +2477,9 @@ function validate26(data, context){
                             return false;
                           }
                           else {
-                            if(data7.uri !== undefined){
-                              if(typeof data7.uri !== "string"){
+                            const prop90 = data7.uri;
+                            if(prop90 !== undefined){
+                              if(typeof prop90 !== "string"){
                                 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2424,8 +2515,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop91 = data.method;
+                  if(prop91 !== undefined){
+                    let data9 = prop91;
                     const _errs34 = errors;
                     if(typeof data9 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2441,8 +2533,9 @@ function validate26(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop92 = data.params;
+                    if(prop92 !== undefined){
+                      let data10 = prop92;
                       const _errs36 = errors;
                       if(errors === _errs36){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
@@ -2452,8 +2545,9 @@ function validate26(data, context){
                             return false;
                           }
                           else {
-                            if(data10.uri !== undefined){
-                              if(typeof data10.uri !== "string"){
+                            const prop93 = data10.uri;
+                            if(prop93 !== undefined){
+                              if(typeof prop93 !== "string"){
                                 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2489,8 +2583,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data12 = data.method;
+                  const prop94 = data.method;
+                  if(prop94 !== undefined){
+                    let data12 = prop94;
                     const _errs43 = errors;
                     if(typeof data12 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2506,8 +2601,9 @@ function validate26(data, context){
                     var valid21 = true;
                   }
                   if(valid21){
-                    if(data.params !== undefined){
-                      let data13 = data.params;
+                    const prop95 = data.params;
+                    if(prop95 !== undefined){
+                      let data13 = prop95;
                       const _errs45 = errors;
                       if(errors === _errs45){
                         if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
@@ -2517,8 +2613,9 @@ function validate26(data, context){
                             return false;
                           }
                           else {
-                            if(data13.uri !== undefined){
-                              if(typeof data13.uri !== "string"){
+                            const prop96 = data13.uri;
+                            if(prop96 !== undefined){
+                              if(typeof prop96 !== "string"){
                                 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2554,8 +2651,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data15 = data.method;
+                  const prop97 = data.method;
+                  if(prop97 !== undefined){
+                    let data15 = prop97;
                     const _errs52 = errors;
                     if(typeof data15 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2571,13 +2669,15 @@ function validate26(data, context){
                     var valid25 = true;
                   }
                   if(valid25){
-                    if(data.params !== undefined){
-                      let data16 = data.params;
+                    const prop98 = data.params;
+                    if(prop98 !== undefined){
+                      let data16 = prop98;
                       const _errs54 = errors;
                       if(errors === _errs54){
                         if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          if(data16.cursor !== undefined){
-                            if(typeof data16.cursor !== "string"){
+                          const prop99 = data16.cursor;
+                          if(prop99 !== undefined){
+                            if(typeof prop99 !== "string"){
                               validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2612,8 +2712,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data18 = data.method;
+                  const prop100 = data.method;
+                  if(prop100 !== undefined){
+                    let data18 = prop100;
                     const _errs61 = errors;
                     if(typeof data18 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2629,8 +2730,9 @@ function validate26(data, context){
                     var valid29 = true;
                   }
                   if(valid29){
-                    if(data.params !== undefined){
-                      let data19 = data.params;
+                    const prop101 = data.params;
+                    if(prop101 !== undefined){
+                      let data19 = prop101;
                       const _errs63 = errors;
                       if(errors === _errs63){
                         if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
@@ -2640,8 +2742,9 @@ function validate26(data, context){
                             return false;
                           }
                           else {
-                            if(data19.arguments !== undefined){
-                              let data20 = data19.arguments;
+                            const prop102 = data19.arguments;
+                            if(prop102 !== undefined){
+                              let data20 = prop102;
                               const _errs65 = errors;
                               if(errors === _errs65){
                                 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
@@ -2668,9 +2771,10 @@ function validate26(data, context){
                               var valid30 = true;
                             }
                             if(valid30){
-                              if(data19.name !== undefined){
+                              const prop103 = data19.name;
+                              if(prop103 !== undefined){
                                 const _errs70 = errors;
-                                if(typeof data19.name !== "string"){
+                                if(typeof prop103 !== "string"){
                                   validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -2711,8 +2815,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data23 = data.method;
+                  const prop104 = data.method;
+                  if(prop104 !== undefined){
+                    let data23 = prop104;
                     const _errs75 = errors;
                     if(typeof data23 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2728,13 +2833,15 @@ function validate26(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.params !== undefined){
-                      let data24 = data.params;
+                    const prop105 = data.params;
+                    if(prop105 !== undefined){
+                      let data24 = prop105;
                       const _errs77 = errors;
                       if(errors === _errs77){
                         if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          if(data24.cursor !== undefined){
-                            if(typeof data24.cursor !== "string"){
+                          const prop106 = data24.cursor;
+                          if(prop106 !== undefined){
+                            if(typeof prop106 !== "string"){
                               validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2769,8 +2876,9 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data26 = data.method;
+                  const prop107 = data.method;
+                  if(prop107 !== undefined){
+                    let data26 = prop107;
                     const _errs84 = errors;
                     if(typeof data26 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2786,8 +2894,9 @@ function validate26(data, context){
                     var valid38 = true;
                   }
                   if(valid38){
-                    if(data.params !== undefined){
-                      let data27 = data.params;
+                    const prop108 = data.params;
+                    if(prop108 !== undefined){
+                      let data27 = prop108;
                       const _errs86 = errors;
                       if(errors === _errs86){
                         if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
@@ -2797,8 +2906,9 @@ function validate26(data, context){
                             return false;
                           }
                           else {
-                            if(data27.arguments !== undefined){
-                              let data28 = data27.arguments;
+                            const prop109 = data27.arguments;
+                            if(prop109 !== undefined){
+                              let data28 = prop109;
                               const _errs88 = errors;
                               if(errors === _errs88){
                                 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -2814,9 +2924,10 @@ function validate26(data, context){
                               var valid39 = true;
                             }
                             if(valid39){
-                              if(data27.name !== undefined){
+                              const prop110 = data27.name;
+                              if(prop110 !== undefined){
                                 const _errs91 = errors;
-                                if(typeof data27.name !== "string"){
+                                if(typeof prop110 !== "string"){
                                   validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -2905,8 +3016,9 @@ function validate36(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop111 = data._meta;
+        if(prop111 !== undefined){
+          let data0 = prop111;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -2922,8 +3034,9 @@ function validate36(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop112 = data.content;
+          if(prop112 !== undefined){
+            let data1 = prop112;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2969,9 +3082,10 @@ function validate36(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop113 = data.model;
+            if(prop113 !== undefined){
               const _errs9 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop113 !== "string"){
                 validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2981,8 +3095,9 @@ function validate36(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data3 = data.role;
+              const prop114 = data.role;
+              if(prop114 !== undefined){
+                let data3 = prop114;
                 const _errs11 = errors;
                 if(typeof data3 !== "string"){
                   validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -2998,9 +3113,10 @@ function validate36(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop115 = data.stopReason;
+                if(prop115 !== undefined){
                   const _errs14 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop115 !== "string"){
                     validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -3044,8 +3160,9 @@ function validate40(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop116 = data._meta;
+        if(prop116 !== undefined){
+          let data0 = prop116;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3061,8 +3178,9 @@ function validate40(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
+          const prop117 = data.roots;
+          if(prop117 !== undefined){
+            let data1 = prop117;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -3080,9 +3198,10 @@ function validate40(data, context){
                         return false;
                       }
                       else {
-                        if(data2.name !== undefined){
+                        const prop118 = data2.name;
+                        if(prop118 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.name !== "string"){
+                          if(typeof prop118 !== "string"){
                             validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3092,9 +3211,10 @@ function validate40(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.uri !== undefined){
+                          const prop119 = data2.uri;
+                          if(prop119 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.uri !== "string"){
+                            if(typeof prop119 !== "string"){
                               validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3151,8 +3271,9 @@ function validate35(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop120 = data._meta;
+      if(prop120 !== undefined){
+        let data0 = prop120;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3251,8 +3372,9 @@ function validate42(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop121 = data._meta;
+        if(prop121 !== undefined){
+          let data0 = prop121;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3268,8 +3390,9 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop122 = data.completion;
+          if(prop122 !== undefined){
+            let data1 = prop122;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3279,9 +3402,10 @@ function validate42(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop123 = data1.hasMore;
+                  if(prop123 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop123 !== "boolean"){
                       validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -3291,8 +3415,9 @@ function validate42(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop124 = data1.total;
+                    if(prop124 !== undefined){
+                      let data3 = prop124;
                       const _errs8 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate42.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -3304,8 +3429,9 @@ function validate42(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop125 = data1.values;
+                      if(prop125 !== undefined){
+                        let data4 = prop125;
                         const _errs10 = errors;
                         if(errors === _errs10){
                           if(Array.isArray(data4)){
@@ -3382,8 +3508,9 @@ function validate44(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        const prop126 = data.content;
+        if(prop126 !== undefined){
+          let data0 = prop126;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3429,8 +3556,9 @@ function validate44(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop127 = data.role;
+          if(prop127 !== undefined){
+            let data1 = prop127;
             const _errs6 = errors;
             if(typeof data1 !== "string"){
               validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -3471,8 +3599,9 @@ function validate48(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop128 = data.costPriority;
+      if(prop128 !== undefined){
+        let data0 = prop128;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -3498,8 +3627,9 @@ function validate48(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop129 = data.hints;
+        if(prop129 !== undefined){
+          let data1 = prop129;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -3511,8 +3641,9 @@ function validate48(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop130 = data2.name;
+                    if(prop130 !== undefined){
+                      if(typeof prop130 !== "string"){
                         validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3540,8 +3671,9 @@ function validate48(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop131 = data.intelligencePriority;
+          if(prop131 !== undefined){
+            let data4 = prop131;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -3567,8 +3699,9 @@ function validate48(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop132 = data.speedPriority;
+            if(prop132 !== undefined){
+              let data5 = prop132;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -3620,8 +3753,9 @@ function validate43(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop133 = data.method;
+        if(prop133 !== undefined){
+          let data0 = prop133;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3637,8 +3771,9 @@ function validate43(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop134 = data.params;
+          if(prop134 !== undefined){
+            let data1 = prop134;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3648,8 +3783,9 @@ function validate43(data, context){
                   return false;
                 }
                 else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
+                  const prop135 = data1.includeContext;
+                  if(prop135 !== undefined){
+                    let data2 = prop135;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -3665,8 +3801,9 @@ function validate43(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
+                    const prop136 = data1.maxTokens;
+                    if(prop136 !== undefined){
+                      let data3 = prop136;
                       const _errs7 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate43.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -3678,8 +3815,9 @@ function validate43(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
+                      const prop137 = data1.messages;
+                      if(prop137 !== undefined){
+                        let data4 = prop137;
                         const _errs9 = errors;
                         if(errors === _errs9){
                           if(Array.isArray(data4)){
@@ -3708,8 +3846,9 @@ function validate43(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
+                        const prop138 = data1.metadata;
+                        if(prop138 !== undefined){
+                          let data6 = prop138;
                           const _errs12 = errors;
                           if(errors === _errs12){
                             if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -3725,9 +3864,10 @@ function validate43(data, context){
                           var valid1 = true;
                         }
                         if(valid1){
-                          if(data1.modelPreferences !== undefined){
+                          const prop139 = data1.modelPreferences;
+                          if(prop139 !== undefined){
                             const _errs15 = errors;
-                            if(!(validate48(data1.modelPreferences))){
+                            if(!(validate48(prop139))){
                               vErrors = vErrors === null ? rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences"));
                               errors = vErrors.length;
                             }
@@ -3737,8 +3877,9 @@ function validate43(data, context){
                             var valid1 = true;
                           }
                           if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
+                            const prop140 = data1.stopSequences;
+                            if(prop140 !== undefined){
+                              let data8 = prop140;
                               const _errs16 = errors;
                               if(errors === _errs16){
                                 if(Array.isArray(data8)){
@@ -3767,9 +3908,10 @@ function validate43(data, context){
                               var valid1 = true;
                             }
                             if(valid1){
-                              if(data1.systemPrompt !== undefined){
+                              const prop141 = data1.systemPrompt;
+                              if(prop141 !== undefined){
                                 const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
+                                if(typeof prop141 !== "string"){
                                   validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -3779,9 +3921,10 @@ function validate43(data, context){
                                 var valid1 = true;
                               }
                               if(valid1){
-                                if(data1.temperature !== undefined){
+                                const prop142 = data1.temperature;
+                                if(prop142 !== undefined){
                                   const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
+                                  if(!(typeof prop142 == "number")){
                                     validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                                     return false;
                                   }
@@ -3862,8 +4005,9 @@ function validate51(data, context){
   const _errs0 = errors;
   if(errors === _errs0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop143 = data._meta;
+      if(prop143 !== undefined){
+        let data0 = prop143;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3901,8 +4045,9 @@ function validate52(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop144 = data.method;
+        if(prop144 !== undefined){
+          let data0 = prop144;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3918,8 +4063,9 @@ function validate52(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop145 = data.params;
+          if(prop145 !== undefined){
+            let data1 = prop145;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3929,8 +4075,9 @@ function validate52(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop146 = data1.arguments;
+                  if(prop146 !== undefined){
+                    let data2 = prop146;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -3957,9 +4104,10 @@ function validate52(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop147 = data1.name;
+                    if(prop147 !== undefined){
                       const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop147 !== "string"){
                         validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -4016,8 +4164,9 @@ function validate54(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        const prop148 = data.content;
+        if(prop148 !== undefined){
+          let data0 = prop148;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4069,8 +4218,9 @@ function validate54(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop149 = data.role;
+          if(prop149 !== undefined){
+            let data1 = prop149;
             const _errs7 = errors;
             if(typeof data1 !== "string"){
               validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -4111,8 +4261,9 @@ function validate53(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop150 = data._meta;
+        if(prop150 !== undefined){
+          let data0 = prop150;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4128,9 +4279,10 @@ function validate53(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop151 = data.description;
+          if(prop151 !== undefined){
             const _errs4 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop151 !== "string"){
               validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4140,8 +4292,9 @@ function validate53(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop152 = data.messages;
+            if(prop152 !== undefined){
+              let data2 = prop152;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -4202,9 +4355,10 @@ function validate59(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop153 = data.name;
+        if(prop153 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop153 !== "string"){
             validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -4214,9 +4368,10 @@ function validate59(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.version !== undefined){
+          const prop154 = data.version;
+          if(prop154 !== undefined){
             const _errs3 = errors;
-            if(typeof data.version !== "string"){
+            if(typeof prop154 !== "string"){
               validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4263,8 +4418,9 @@ function validate60(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop155 = data._meta;
+        if(prop155 !== undefined){
+          let data0 = prop155;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4280,14 +4436,16 @@ function validate60(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.capabilities !== undefined){
-            let data1 = data.capabilities;
+          const prop156 = data.capabilities;
+          if(prop156 !== undefined){
+            let data1 = prop156;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.experimental !== undefined){
-                  let data2 = data1.experimental;
+                const prop157 = data1.experimental;
+                if(prop157 !== undefined){
+                  let data2 = prop157;
                   const _errs7 = errors;
                   if(errors === _errs7){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -4319,8 +4477,9 @@ function validate60(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.logging !== undefined){
-                    let data4 = data1.logging;
+                  const prop158 = data1.logging;
+                  if(prop158 !== undefined){
+                    let data4 = prop158;
                     const _errs13 = errors;
                     if(errors === _errs13){
                       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -4336,13 +4495,15 @@ function validate60(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.prompts !== undefined){
-                      let data5 = data1.prompts;
+                    const prop159 = data1.prompts;
+                    if(prop159 !== undefined){
+                      let data5 = prop159;
                       const _errs16 = errors;
                       if(errors === _errs16){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          if(data5.listChanged !== undefined){
-                            if(typeof data5.listChanged !== "boolean"){
+                          const prop160 = data5.listChanged;
+                          if(prop160 !== undefined){
+                            if(typeof prop160 !== "boolean"){
                               validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                               return false;
                             }
@@ -4359,14 +4520,16 @@ function validate60(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.resources !== undefined){
-                        let data7 = data1.resources;
+                      const prop161 = data1.resources;
+                      if(prop161 !== undefined){
+                        let data7 = prop161;
                         const _errs20 = errors;
                         if(errors === _errs20){
                           if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                            if(data7.listChanged !== undefined){
+                            const prop162 = data7.listChanged;
+                            if(prop162 !== undefined){
                               const _errs22 = errors;
-                              if(typeof data7.listChanged !== "boolean"){
+                              if(typeof prop162 !== "boolean"){
                                 validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -4376,9 +4539,10 @@ function validate60(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data7.subscribe !== undefined){
+                              const prop163 = data7.subscribe;
+                              if(prop163 !== undefined){
                                 const _errs24 = errors;
-                                if(typeof data7.subscribe !== "boolean"){
+                                if(typeof prop163 !== "boolean"){
                                   validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                                   return false;
                                 }
@@ -4400,13 +4564,15 @@ function validate60(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.tools !== undefined){
-                          let data10 = data1.tools;
+                        const prop164 = data1.tools;
+                        if(prop164 !== undefined){
+                          let data10 = prop164;
                           const _errs26 = errors;
                           if(errors === _errs26){
                             if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                              if(data10.listChanged !== undefined){
-                                if(typeof data10.listChanged !== "boolean"){
+                              const prop165 = data10.listChanged;
+                              if(prop165 !== undefined){
+                                if(typeof prop165 !== "boolean"){
                                   validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                   return false;
                                 }
@@ -4438,9 +4604,10 @@ function validate60(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.instructions !== undefined){
+            const prop166 = data.instructions;
+            if(prop166 !== undefined){
               const _errs30 = errors;
-              if(typeof data.instructions !== "string"){
+              if(typeof prop166 !== "string"){
                 validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -4450,9 +4617,10 @@ function validate60(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.protocolVersion !== undefined){
+              const prop167 = data.protocolVersion;
+              if(prop167 !== undefined){
                 const _errs32 = errors;
-                if(typeof data.protocolVersion !== "string"){
+                if(typeof prop167 !== "string"){
                   validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -4462,8 +4630,9 @@ function validate60(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.serverInfo !== undefined){
-                  let data14 = data.serverInfo;
+                const prop168 = data.serverInfo;
+                if(prop168 !== undefined){
+                  let data14 = prop168;
                   const _errs34 = errors;
                   const _errs35 = errors;
                   if(errors === _errs35){
@@ -4474,9 +4643,10 @@ function validate60(data, context){
                         return false;
                       }
                       else {
-                        if(data14.name !== undefined){
+                        const prop169 = data14.name;
+                        if(prop169 !== undefined){
                           const _errs37 = errors;
-                          if(typeof data14.name !== "string"){
+                          if(typeof prop169 !== "string"){
                             validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -4486,9 +4656,10 @@ function validate60(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data14.version !== undefined){
+                          const prop170 = data14.version;
+                          if(prop170 !== undefined){
                             const _errs39 = errors;
-                            if(typeof data14.version !== "string"){
+                            if(typeof prop170 !== "string"){
                               validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -4542,8 +4713,9 @@ function validate61(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop171 = data.method;
+        if(prop171 !== undefined){
+          let data0 = prop171;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4559,13 +4731,15 @@ function validate61(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop172 = data.params;
+          if(prop172 !== undefined){
+            let data1 = prop172;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop173 = data1._meta;
+                if(prop173 !== undefined){
+                  let data2 = prop173;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -4619,8 +4793,9 @@ function validate62(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop174 = data.error;
+        if(prop174 !== undefined){
+          let data0 = prop174;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4630,8 +4805,9 @@ function validate62(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop175 = data0.code;
+                if(prop175 !== undefined){
+                  let data1 = prop175;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate62.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -4643,9 +4819,10 @@ function validate62(data, context){
                   var valid1 = true;
                 }
                 if(valid1){
-                  if(data0.message !== undefined){
+                  const prop176 = data0.message;
+                  if(prop176 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop176 !== "string"){
                       validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -4668,8 +4845,9 @@ function validate62(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop177 = data.id;
+          if(prop177 !== undefined){
+            let data3 = prop177;
             const _errs7 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate62.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
@@ -4681,8 +4859,9 @@ function validate62(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop178 = data.jsonrpc;
+            if(prop178 !== undefined){
+              let data4 = prop178;
               const _errs10 = errors;
               if(typeof data4 !== "string"){
                 validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4736,8 +4915,9 @@ function validate64(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop179 = data.id;
+        if(prop179 !== undefined){
+          let data0 = prop179;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
@@ -4749,8 +4929,9 @@ function validate64(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop180 = data.jsonrpc;
+          if(prop180 !== undefined){
+            let data1 = prop180;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4766,9 +4947,10 @@ function validate64(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop181 = data.method;
+            if(prop181 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop181 !== "string"){
                 validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -4778,18 +4960,21 @@ function validate64(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop182 = data.params;
+              if(prop182 !== undefined){
+                let data3 = prop182;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    if(data3._meta !== undefined){
-                      let data4 = data3._meta;
+                    const prop183 = data3._meta;
+                    if(prop183 !== undefined){
+                      let data4 = prop183;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.progressToken !== undefined){
-                            let data5 = data4.progressToken;
+                          const prop184 = data4.progressToken;
+                          if(prop184 !== undefined){
+                            let data5 = prop184;
                             if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
                               validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
                               return false;
@@ -4844,8 +5029,9 @@ function validate66(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop185 = data.id;
+        if(prop185 !== undefined){
+          let data0 = prop185;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate66.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
@@ -4857,8 +5043,9 @@ function validate66(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop186 = data.jsonrpc;
+          if(prop186 !== undefined){
+            let data1 = prop186;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4874,14 +5061,16 @@ function validate66(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop187 = data.result;
+            if(prop187 !== undefined){
+              let data2 = prop187;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop188 = data2._meta;
+                  if(prop188 !== undefined){
+                    let data3 = prop188;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -4948,8 +5137,9 @@ function validate63(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop189 = data.jsonrpc;
+          if(prop189 !== undefined){
+            let data0 = prop189;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -4977,9 +5167,10 @@ function validate63(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop190 = data.method;
+            if(prop190 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop190 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -4995,13 +5186,15 @@ function validate63(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop191 = data.params;
+              if(prop191 !== undefined){
+                let data2 = prop191;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop192 = data2._meta;
+                    if(prop192 !== undefined){
+                      let data3 = prop192;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -5115,8 +5308,9 @@ function validate69(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop193 = data.jsonrpc;
+        if(prop193 !== undefined){
+          let data0 = prop193;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5132,9 +5326,10 @@ function validate69(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop194 = data.method;
+          if(prop194 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop194 !== "string"){
               validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5144,13 +5339,15 @@ function validate69(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop195 = data.params;
+            if(prop195 !== undefined){
+              let data2 = prop195;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop196 = data2._meta;
+                  if(prop196 !== undefined){
+                    let data3 = prop196;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -5208,8 +5405,9 @@ function validate70(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop197 = data.method;
+        if(prop197 !== undefined){
+          let data0 = prop197;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5225,13 +5423,15 @@ function validate70(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop198 = data.params;
+          if(prop198 !== undefined){
+            let data1 = prop198;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop199 = data1.cursor;
+                if(prop199 !== undefined){
+                  if(typeof prop199 !== "string"){
                     validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -5285,8 +5485,9 @@ function validate72(data, context){
         return false;
       }
       else {
-        if(data.arguments !== undefined){
-          let data0 = data.arguments;
+        const prop200 = data.arguments;
+        if(prop200 !== undefined){
+          let data0 = prop200;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -5304,9 +5505,10 @@ function validate72(data, context){
                       return false;
                     }
                     else {
-                      if(data1.description !== undefined){
+                      const prop201 = data1.description;
+                      if(prop201 !== undefined){
                         const _errs6 = errors;
-                        if(typeof data1.description !== "string"){
+                        if(typeof prop201 !== "string"){
                           validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -5316,9 +5518,10 @@ function validate72(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.name !== undefined){
+                        const prop202 = data1.name;
+                        if(prop202 !== undefined){
                           const _errs8 = errors;
-                          if(typeof data1.name !== "string"){
+                          if(typeof prop202 !== "string"){
                             validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -5328,9 +5531,10 @@ function validate72(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data1.required !== undefined){
+                          const prop203 = data1.required;
+                          if(prop203 !== undefined){
                             const _errs10 = errors;
-                            if(typeof data1.required !== "boolean"){
+                            if(typeof prop203 !== "boolean"){
                               validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                               return false;
                             }
@@ -5365,9 +5569,10 @@ function validate72(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop204 = data.description;
+          if(prop204 !== undefined){
             const _errs12 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop204 !== "string"){
               validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5377,9 +5582,10 @@ function validate72(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop205 = data.name;
+            if(prop205 !== undefined){
               const _errs14 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop205 !== "string"){
                 validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -5415,8 +5621,9 @@ function validate71(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop206 = data._meta;
+        if(prop206 !== undefined){
+          let data0 = prop206;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5432,9 +5639,10 @@ function validate71(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop207 = data.nextCursor;
+          if(prop207 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop207 !== "string"){
               validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5444,8 +5652,9 @@ function validate71(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data2 = data.prompts;
+            const prop208 = data.prompts;
+            if(prop208 !== undefined){
+              let data2 = prop208;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -5503,8 +5712,9 @@ function validate74(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop209 = data.method;
+        if(prop209 !== undefined){
+          let data0 = prop209;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5520,13 +5730,15 @@ function validate74(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop210 = data.params;
+          if(prop210 !== undefined){
+            let data1 = prop210;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop211 = data1.cursor;
+                if(prop211 !== undefined){
+                  if(typeof prop211 !== "string"){
                     validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -5577,13 +5789,15 @@ function validate76(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop212 = data.annotations;
+        if(prop212 !== undefined){
+          let data0 = prop212;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
+              const prop213 = data0.audience;
+              if(prop213 !== undefined){
+                let data1 = prop213;
                 const _errs3 = errors;
                 if(errors === _errs3){
                   if(Array.isArray(data1)){
@@ -5617,8 +5831,9 @@ function validate76(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
+                const prop214 = data0.priority;
+                if(prop214 !== undefined){
+                  let data3 = prop214;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(typeof data3 == "number"){
@@ -5656,9 +5871,10 @@ function validate76(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop215 = data.description;
+          if(prop215 !== undefined){
             const _errs10 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop215 !== "string"){
               validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5668,9 +5884,10 @@ function validate76(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop216 = data.mimeType;
+            if(prop216 !== undefined){
               const _errs12 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop216 !== "string"){
                 validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -5680,9 +5897,10 @@ function validate76(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop217 = data.name;
+              if(prop217 !== undefined){
                 const _errs14 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop217 !== "string"){
                   validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -5692,9 +5910,10 @@ function validate76(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.uriTemplate !== undefined){
+                const prop218 = data.uriTemplate;
+                if(prop218 !== undefined){
                   const _errs16 = errors;
-                  if(typeof data.uriTemplate !== "string"){
+                  if(typeof prop218 !== "string"){
                     validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -5732,8 +5951,9 @@ function validate75(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop219 = data._meta;
+        if(prop219 !== undefined){
+          let data0 = prop219;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5749,9 +5969,10 @@ function validate75(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop220 = data.nextCursor;
+          if(prop220 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop220 !== "string"){
               validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5761,8 +5982,9 @@ function validate75(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resourceTemplates !== undefined){
-              let data2 = data.resourceTemplates;
+            const prop221 = data.resourceTemplates;
+            if(prop221 !== undefined){
+              let data2 = prop221;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -5820,8 +6042,9 @@ function validate78(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop222 = data.method;
+        if(prop222 !== undefined){
+          let data0 = prop222;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5837,13 +6060,15 @@ function validate78(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop223 = data.params;
+          if(prop223 !== undefined){
+            let data1 = prop223;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop224 = data1.cursor;
+                if(prop224 !== undefined){
+                  if(typeof prop224 !== "string"){
                     validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -5894,13 +6119,15 @@ function validate80(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop225 = data.annotations;
+        if(prop225 !== undefined){
+          let data0 = prop225;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.audience !== undefined){
-                let data1 = data0.audience;
+              const prop226 = data0.audience;
+              if(prop226 !== undefined){
+                let data1 = prop226;
                 const _errs3 = errors;
                 if(errors === _errs3){
                   if(Array.isArray(data1)){
@@ -5934,8 +6161,9 @@ function validate80(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data0.priority !== undefined){
-                  let data3 = data0.priority;
+                const prop227 = data0.priority;
+                if(prop227 !== undefined){
+                  let data3 = prop227;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(typeof data3 == "number"){
@@ -5973,9 +6201,10 @@ function validate80(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop228 = data.description;
+          if(prop228 !== undefined){
             const _errs10 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop228 !== "string"){
               validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5985,9 +6214,10 @@ function validate80(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop229 = data.mimeType;
+            if(prop229 !== undefined){
               const _errs12 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop229 !== "string"){
                 validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -5997,9 +6227,10 @@ function validate80(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop230 = data.name;
+              if(prop230 !== undefined){
                 const _errs14 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop230 !== "string"){
                   validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6009,8 +6240,9 @@ function validate80(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.size !== undefined){
-                  let data7 = data.size;
+                const prop231 = data.size;
+                if(prop231 !== undefined){
+                  let data7 = prop231;
                   const _errs16 = errors;
                   if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                     validate80.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -6022,9 +6254,10 @@ function validate80(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.uri !== undefined){
+                  const prop232 = data.uri;
+                  if(prop232 !== undefined){
                     const _errs18 = errors;
-                    if(typeof data.uri !== "string"){
+                    if(typeof prop232 !== "string"){
                       validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -6063,8 +6296,9 @@ function validate79(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop233 = data._meta;
+        if(prop233 !== undefined){
+          let data0 = prop233;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6080,9 +6314,10 @@ function validate79(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop234 = data.nextCursor;
+          if(prop234 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop234 !== "string"){
               validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6092,8 +6327,9 @@ function validate79(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resources !== undefined){
-              let data2 = data.resources;
+            const prop235 = data.resources;
+            if(prop235 !== undefined){
+              let data2 = prop235;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6154,8 +6390,9 @@ function validate82(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop236 = data.method;
+        if(prop236 !== undefined){
+          let data0 = prop236;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6171,18 +6408,21 @@ function validate82(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop237 = data.params;
+          if(prop237 !== undefined){
+            let data1 = prop237;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop238 = data1._meta;
+                if(prop238 !== undefined){
+                  let data2 = prop238;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop239 = data2.progressToken;
+                      if(prop239 !== undefined){
+                        let data3 = prop239;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
                           return false;
@@ -6238,8 +6478,9 @@ function validate83(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop240 = data.method;
+        if(prop240 !== undefined){
+          let data0 = prop240;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6255,13 +6496,15 @@ function validate83(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop241 = data.params;
+          if(prop241 !== undefined){
+            let data1 = prop241;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop242 = data1.cursor;
+                if(prop242 !== undefined){
+                  if(typeof prop242 !== "string"){
                     validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6312,8 +6555,9 @@ function validate84(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop243 = data._meta;
+        if(prop243 !== undefined){
+          let data0 = prop243;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6329,9 +6573,10 @@ function validate84(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop244 = data.nextCursor;
+          if(prop244 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop244 !== "string"){
               validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6341,8 +6586,9 @@ function validate84(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.tools !== undefined){
-              let data2 = data.tools;
+            const prop245 = data.tools;
+            if(prop245 !== undefined){
+              let data2 = prop245;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6360,9 +6606,10 @@ function validate84(data, context){
                           return false;
                         }
                         else {
-                          if(data3.description !== undefined){
+                          const prop246 = data3.description;
+                          if(prop246 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data3.description !== "string"){
+                            if(typeof prop246 !== "string"){
                               validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -6372,8 +6619,9 @@ function validate84(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data3.inputSchema !== undefined){
-                              let data5 = data3.inputSchema;
+                            const prop247 = data3.inputSchema;
+                            if(prop247 !== undefined){
+                              let data5 = prop247;
                               const _errs13 = errors;
                               if(errors === _errs13){
                                 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -6383,8 +6631,9 @@ function validate84(data, context){
                                     return false;
                                   }
                                   else {
-                                    if(data5.properties !== undefined){
-                                      let data6 = data5.properties;
+                                    const prop248 = data5.properties;
+                                    if(prop248 !== undefined){
+                                      let data6 = prop248;
                                       const _errs15 = errors;
                                       if(errors === _errs15){
                                         if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -6416,8 +6665,9 @@ function validate84(data, context){
                                       var valid4 = true;
                                     }
                                     if(valid4){
-                                      if(data5.required !== undefined){
-                                        let data8 = data5.required;
+                                      const prop249 = data5.required;
+                                      if(prop249 !== undefined){
+                                        let data8 = prop249;
                                         const _errs21 = errors;
                                         if(errors === _errs21){
                                           if(Array.isArray(data8)){
@@ -6446,8 +6696,9 @@ function validate84(data, context){
                                         var valid4 = true;
                                       }
                                       if(valid4){
-                                        if(data5.type !== undefined){
-                                          let data10 = data5.type;
+                                        const prop250 = data5.type;
+                                        if(prop250 !== undefined){
+                                          let data10 = prop250;
                                           const _errs25 = errors;
                                           if(typeof data10 !== "string"){
                                             validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6477,9 +6728,10 @@ function validate84(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data3.name !== undefined){
+                              const prop251 = data3.name;
+                              if(prop251 !== undefined){
                                 const _errs27 = errors;
-                                if(typeof data3.name !== "string"){
+                                if(typeof prop251 !== "string"){
                                   validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -6567,8 +6819,9 @@ function validate86(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop252 = data.method;
+        if(prop252 !== undefined){
+          let data0 = prop252;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6584,8 +6837,9 @@ function validate86(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop253 = data.params;
+          if(prop253 !== undefined){
+            let data1 = prop253;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -6595,8 +6849,9 @@ function validate86(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop254 = data1.level;
+                  if(prop254 !== undefined){
+                    let data2 = prop254;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -6612,9 +6867,10 @@ function validate86(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.logger !== undefined){
+                    const prop255 = data1.logger;
+                    if(prop255 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.logger !== "string"){
+                      if(typeof prop255 !== "string"){
                         validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -6659,8 +6915,9 @@ function validate87(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop256 = data.name;
+      if(prop256 !== undefined){
+        if(typeof prop256 !== "string"){
           validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -6698,9 +6955,10 @@ function validate88(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop257 = data.method;
+        if(prop257 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop257 !== "string"){
             validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6710,13 +6968,15 @@ function validate88(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop258 = data.params;
+          if(prop258 !== undefined){
+            let data1 = prop258;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop259 = data1._meta;
+                if(prop259 !== undefined){
+                  let data2 = prop259;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6770,9 +7030,10 @@ function validate89(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop260 = data.method;
+        if(prop260 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop260 !== "string"){
             validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6782,13 +7043,15 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop261 = data.params;
+          if(prop261 !== undefined){
+            let data1 = prop261;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop262 = data1.cursor;
+                if(prop262 !== undefined){
+                  if(typeof prop262 !== "string"){
                     validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6830,8 +7093,9 @@ function validate90(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop263 = data._meta;
+      if(prop263 !== undefined){
+        let data0 = prop263;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6847,9 +7111,10 @@ function validate90(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.nextCursor !== undefined){
+        const prop264 = data.nextCursor;
+        if(prop264 !== undefined){
           const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
+          if(typeof prop264 !== "string"){
             validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6912,9 +7177,10 @@ function validate92(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop265 = data.description;
+        if(prop265 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop265 !== "string"){
             validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6924,9 +7190,10 @@ function validate92(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop266 = data.name;
+          if(prop266 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop266 !== "string"){
               validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6936,9 +7203,10 @@ function validate92(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop267 = data.required;
+            if(prop267 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop267 !== "boolean"){
                 validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -6980,8 +7248,9 @@ function validate93(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop268 = data.method;
+        if(prop268 !== undefined){
+          let data0 = prop268;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6997,13 +7266,15 @@ function validate93(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop269 = data.params;
+          if(prop269 !== undefined){
+            let data1 = prop269;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop270 = data1._meta;
+                if(prop270 !== undefined){
+                  let data2 = prop270;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -7057,9 +7328,10 @@ function validate94(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop271 = data.name;
+        if(prop271 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop271 !== "string"){
             validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7069,8 +7341,9 @@ function validate94(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.type !== undefined){
-            let data1 = data.type;
+          const prop272 = data.type;
+          if(prop272 !== undefined){
+            let data1 = prop272;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -7114,8 +7387,9 @@ function validate95(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop273 = data.method;
+        if(prop273 !== undefined){
+          let data0 = prop273;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7131,8 +7405,9 @@ function validate95(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop274 = data.params;
+          if(prop274 !== undefined){
+            let data1 = prop274;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -7142,8 +7417,9 @@ function validate95(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop275 = data1.uri;
+                  if(prop275 !== undefined){
+                    if(typeof prop275 !== "string"){
                       validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -7192,8 +7468,9 @@ function validate96(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop276 = data._meta;
+        if(prop276 !== undefined){
+          let data0 = prop276;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7209,8 +7486,9 @@ function validate96(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.contents !== undefined){
-            let data1 = data.contents;
+          const prop277 = data.contents;
+          if(prop277 !== undefined){
+            let data1 = prop277;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -7237,9 +7515,10 @@ function validate96(data, context){
                         errors++;
                       }
                       else {
-                        if(data2.mimeType !== undefined){
+                        const prop278 = data2.mimeType;
+                        if(prop278 !== undefined){
                           const _errs11 = errors;
-                          if(typeof data2.mimeType !== "string"){
+                          if(typeof prop278 !== "string"){
                             const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err1];
@@ -7255,9 +7534,10 @@ function validate96(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.text !== undefined){
+                          const prop279 = data2.text;
+                          if(prop279 !== undefined){
                             const _errs13 = errors;
-                            if(typeof data2.text !== "string"){
+                            if(typeof prop279 !== "string"){
                               const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err2];
@@ -7273,9 +7553,10 @@ function validate96(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.uri !== undefined){
+                            const prop280 = data2.uri;
+                            if(prop280 !== undefined){
                               const _errs15 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop280 !== "string"){
                                 const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err3];
@@ -7324,9 +7605,10 @@ function validate96(data, context){
                           errors++;
                         }
                         else {
-                          if(data2.blob !== undefined){
+                          const prop281 = data2.blob;
+                          if(prop281 !== undefined){
                             const _errs20 = errors;
-                            if(typeof data2.blob !== "string"){
+                            if(typeof prop281 !== "string"){
                               const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err6];
@@ -7342,9 +7624,10 @@ function validate96(data, context){
                             var valid6 = true;
                           }
                           if(valid6){
-                            if(data2.mimeType !== undefined){
+                            const prop282 = data2.mimeType;
+                            if(prop282 !== undefined){
                               const _errs22 = errors;
-                              if(typeof data2.mimeType !== "string"){
+                              if(typeof prop282 !== "string"){
                                 const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err7];
@@ -7360,9 +7643,10 @@ function validate96(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data2.uri !== undefined){
+                              const prop283 = data2.uri;
+                              if(prop283 !== undefined){
                                 const _errs24 = errors;
-                                if(typeof data2.uri !== "string"){
+                                if(typeof prop283 !== "string"){
                                   const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err8];
@@ -7466,9 +7750,10 @@ function validate97(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop284 = data.method;
+        if(prop284 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop284 !== "string"){
             validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7478,18 +7763,21 @@ function validate97(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop285 = data.params;
+          if(prop285 !== undefined){
+            let data1 = prop285;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop286 = data1._meta;
+                if(prop286 !== undefined){
+                  let data2 = prop286;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop287 = data2.progressToken;
+                      if(prop287 !== undefined){
+                        let data3 = prop287;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
                           return false;
@@ -7565,9 +7853,10 @@ function validate99(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop288 = data.mimeType;
+        if(prop288 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop288 !== "string"){
             validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7577,9 +7866,10 @@ function validate99(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop289 = data.uri;
+          if(prop289 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop289 !== "string"){
               validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7620,8 +7910,9 @@ function validate100(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop290 = data.method;
+        if(prop290 !== undefined){
+          let data0 = prop290;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7637,13 +7928,15 @@ function validate100(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop291 = data.params;
+          if(prop291 !== undefined){
+            let data1 = prop291;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop292 = data1._meta;
+                if(prop292 !== undefined){
+                  let data2 = prop292;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -7694,8 +7987,9 @@ function validate101(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop293 = data.type;
+        if(prop293 !== undefined){
+          let data0 = prop293;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -7711,9 +8005,10 @@ function validate101(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop294 = data.uri;
+          if(prop294 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop294 !== "string"){
               validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7757,8 +8052,9 @@ function validate102(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop295 = data.method;
+        if(prop295 !== undefined){
+          let data0 = prop295;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7774,8 +8070,9 @@ function validate102(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop296 = data.params;
+          if(prop296 !== undefined){
+            let data1 = prop296;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -7785,8 +8082,9 @@ function validate102(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop297 = data1.uri;
+                  if(prop297 !== undefined){
+                    if(typeof prop297 !== "string"){
                       validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -7826,8 +8124,9 @@ function validate103(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop298 = data._meta;
+      if(prop298 !== undefined){
+        let data0 = prop298;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7886,9 +8185,10 @@ function validate105(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop299 = data.name;
+        if(prop299 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop299 !== "string"){
             validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7898,9 +8198,10 @@ function validate105(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop300 = data.uri;
+          if(prop300 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop300 !== "string"){
               validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7938,8 +8239,9 @@ function validate106(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop301 = data.method;
+        if(prop301 !== undefined){
+          let data0 = prop301;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7955,13 +8257,15 @@ function validate106(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop302 = data.params;
+          if(prop302 !== undefined){
+            let data1 = prop302;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop303 = data1._meta;
+                if(prop303 !== undefined){
+                  let data2 = prop303;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8009,8 +8313,9 @@ function validate107(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.experimental !== undefined){
-        let data0 = data.experimental;
+      const prop304 = data.experimental;
+      if(prop304 !== undefined){
+        let data0 = prop304;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8042,8 +8347,9 @@ function validate107(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.logging !== undefined){
-          let data2 = data.logging;
+        const prop305 = data.logging;
+        if(prop305 !== undefined){
+          let data2 = prop305;
           const _errs7 = errors;
           if(errors === _errs7){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8059,13 +8365,15 @@ function validate107(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.prompts !== undefined){
-            let data3 = data.prompts;
+          const prop306 = data.prompts;
+          if(prop306 !== undefined){
+            let data3 = prop306;
             const _errs10 = errors;
             if(errors === _errs10){
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                if(data3.listChanged !== undefined){
-                  if(typeof data3.listChanged !== "boolean"){
+                const prop307 = data3.listChanged;
+                if(prop307 !== undefined){
+                  if(typeof prop307 !== "boolean"){
                     validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -8082,14 +8390,16 @@ function validate107(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resources !== undefined){
-              let data5 = data.resources;
+            const prop308 = data.resources;
+            if(prop308 !== undefined){
+              let data5 = prop308;
               const _errs14 = errors;
               if(errors === _errs14){
                 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                  if(data5.listChanged !== undefined){
+                  const prop309 = data5.listChanged;
+                  if(prop309 !== undefined){
                     const _errs16 = errors;
-                    if(typeof data5.listChanged !== "boolean"){
+                    if(typeof prop309 !== "boolean"){
                       validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -8099,9 +8409,10 @@ function validate107(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data5.subscribe !== undefined){
+                    const prop310 = data5.subscribe;
+                    if(prop310 !== undefined){
                       const _errs18 = errors;
-                      if(typeof data5.subscribe !== "boolean"){
+                      if(typeof prop310 !== "boolean"){
                         validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -8123,13 +8434,15 @@ function validate107(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.tools !== undefined){
-                let data8 = data.tools;
+              const prop311 = data.tools;
+              if(prop311 !== undefined){
+                let data8 = prop311;
                 const _errs20 = errors;
                 if(errors === _errs20){
                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                    if(data8.listChanged !== undefined){
-                      if(typeof data8.listChanged !== "boolean"){
+                    const prop312 = data8.listChanged;
+                    if(prop312 !== undefined){
+                      if(typeof prop312 !== "boolean"){
                         validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -8206,8 +8519,9 @@ function validate108(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop313 = data.method;
+                  if(prop313 !== undefined){
+                    let data0 = prop313;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8223,13 +8537,15 @@ function validate108(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop314 = data.params;
+                    if(prop314 !== undefined){
+                      let data1 = prop314;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop315 = data1._meta;
+                          if(prop315 !== undefined){
+                            let data2 = prop315;
                             const _errs12 = errors;
                             if(errors === _errs12){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8270,8 +8586,9 @@ function validate108(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop316 = data.method;
+                  if(prop316 !== undefined){
+                    let data3 = prop316;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8287,8 +8604,9 @@ function validate108(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop317 = data.params;
+                    if(prop317 !== undefined){
+                      let data4 = prop317;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -8298,8 +8616,9 @@ function validate108(data, context){
                             return false;
                           }
                           else {
-                            if(data4.uri !== undefined){
-                              if(typeof data4.uri !== "string"){
+                            const prop318 = data4.uri;
+                            if(prop318 !== undefined){
+                              if(typeof prop318 !== "string"){
                                 validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -8335,8 +8654,9 @@ function validate108(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop319 = data.method;
+                  if(prop319 !== undefined){
+                    let data6 = prop319;
                     const _errs27 = errors;
                     if(typeof data6 !== "string"){
                       validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8352,13 +8672,15 @@ function validate108(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop320 = data.params;
+                    if(prop320 !== undefined){
+                      let data7 = prop320;
                       const _errs29 = errors;
                       if(errors === _errs29){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          if(data7._meta !== undefined){
-                            let data8 = data7._meta;
+                          const prop321 = data7._meta;
+                          if(prop321 !== undefined){
+                            let data8 = prop321;
                             const _errs32 = errors;
                             if(errors === _errs32){
                               if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -8399,8 +8721,9 @@ function validate108(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop322 = data.method;
+                  if(prop322 !== undefined){
+                    let data9 = prop322;
                     const _errs38 = errors;
                     if(typeof data9 !== "string"){
                       validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8416,13 +8739,15 @@ function validate108(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop323 = data.params;
+                    if(prop323 !== undefined){
+                      let data10 = prop323;
                       const _errs40 = errors;
                       if(errors === _errs40){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          if(data10._meta !== undefined){
-                            let data11 = data10._meta;
+                          const prop324 = data10._meta;
+                          if(prop324 !== undefined){
+                            let data11 = prop324;
                             const _errs43 = errors;
                             if(errors === _errs43){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -8557,8 +8882,9 @@ function validate116(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop325 = data._meta;
+      if(prop325 !== undefined){
+        let data0 = prop325;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8670,8 +8996,9 @@ function validate116(data, context){
                           errors++;
                         }
                         else {
-                          if(data._meta !== undefined){
-                            let data1 = data._meta;
+                          const prop326 = data._meta;
+                          if(prop326 !== undefined){
+                            let data1 = prop326;
                             const _errs19 = errors;
                             if(errors === _errs19){
                               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8693,8 +9020,9 @@ function validate116(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.completion !== undefined){
-                              let data2 = data.completion;
+                            const prop327 = data.completion;
+                            if(prop327 !== undefined){
+                              let data2 = prop327;
                               const _errs22 = errors;
                               if(errors === _errs22){
                                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8710,9 +9038,10 @@ function validate116(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data2.hasMore !== undefined){
+                                    const prop328 = data2.hasMore;
+                                    if(prop328 !== undefined){
                                       const _errs24 = errors;
-                                      if(typeof data2.hasMore !== "boolean"){
+                                      if(typeof prop328 !== "boolean"){
                                         const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
                                         if(vErrors === null){
                                           vErrors = [err5];
@@ -8728,8 +9057,9 @@ function validate116(data, context){
                                       var valid5 = true;
                                     }
                                     if(valid5){
-                                      if(data2.total !== undefined){
-                                        let data4 = data2.total;
+                                      const prop329 = data2.total;
+                                      if(prop329 !== undefined){
+                                        let data4 = prop329;
                                         const _errs26 = errors;
                                         if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                                           const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
@@ -8747,8 +9077,9 @@ function validate116(data, context){
                                         var valid5 = true;
                                       }
                                       if(valid5){
-                                        if(data2.values !== undefined){
-                                          let data5 = data2.values;
+                                        const prop330 = data2.values;
+                                        if(prop330 !== undefined){
+                                          let data5 = prop330;
                                           const _errs28 = errors;
                                           if(errors === _errs28){
                                             if(Array.isArray(data5)){
@@ -8880,8 +9211,9 @@ function validate125(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop331 = data.method;
+        if(prop331 !== undefined){
+          let data0 = prop331;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8897,8 +9229,9 @@ function validate125(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop332 = data.params;
+          if(prop332 !== undefined){
+            let data1 = prop332;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8908,8 +9241,9 @@ function validate125(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop333 = data1.uri;
+                  if(prop333 !== undefined){
+                    if(typeof prop333 !== "string"){
                       validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -8958,9 +9292,10 @@ function validate126(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop334 = data.mimeType;
+        if(prop334 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop334 !== "string"){
             validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -8970,9 +9305,10 @@ function validate126(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.text !== undefined){
+          const prop335 = data.text;
+          if(prop335 !== undefined){
             const _errs3 = errors;
-            if(typeof data.text !== "string"){
+            if(typeof prop335 !== "string"){
               validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8982,9 +9318,10 @@ function validate126(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop336 = data.uri;
+            if(prop336 !== undefined){
               const _errs5 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop336 !== "string"){
                 validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -9023,9 +9360,10 @@ function validate127(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop337 = data.description;
+        if(prop337 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop337 !== "string"){
             validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9035,8 +9373,9 @@ function validate127(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.inputSchema !== undefined){
-            let data1 = data.inputSchema;
+          const prop338 = data.inputSchema;
+          if(prop338 !== undefined){
+            let data1 = prop338;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9046,8 +9385,9 @@ function validate127(data, context){
                   return false;
                 }
                 else {
-                  if(data1.properties !== undefined){
-                    let data2 = data1.properties;
+                  const prop339 = data1.properties;
+                  if(prop339 !== undefined){
+                    let data2 = prop339;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9079,8 +9419,9 @@ function validate127(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.required !== undefined){
-                      let data4 = data1.required;
+                    const prop340 = data1.required;
+                    if(prop340 !== undefined){
+                      let data4 = prop340;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(Array.isArray(data4)){
@@ -9109,8 +9450,9 @@ function validate127(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.type !== undefined){
-                        let data6 = data1.type;
+                      const prop341 = data1.type;
+                      if(prop341 !== undefined){
+                        let data6 = prop341;
                         const _errs15 = errors;
                         if(typeof data6 !== "string"){
                           validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -9140,9 +9482,10 @@ function validate127(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop342 = data.name;
+            if(prop342 !== undefined){
               const _errs17 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop342 !== "string"){
                 validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -9181,8 +9524,9 @@ function validate128(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop343 = data.method;
+        if(prop343 !== undefined){
+          let data0 = prop343;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9198,13 +9542,15 @@ function validate128(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop344 = data.params;
+          if(prop344 !== undefined){
+            let data1 = prop344;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop345 = data1._meta;
+                if(prop345 !== undefined){
+                  let data2 = prop345;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9255,8 +9601,9 @@ function validate129(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop346 = data.method;
+        if(prop346 !== undefined){
+          let data0 = prop346;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9272,8 +9619,9 @@ function validate129(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop347 = data.params;
+          if(prop347 !== undefined){
+            let data1 = prop347;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9283,8 +9631,9 @@ function validate129(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop348 = data1.uri;
+                  if(prop348 !== undefined){
+                    if(typeof prop348 !== "string"){
                       validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }

@@ -29,8 +29,9 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.audience !== undefined){
-        let data0 = data.audience;
+      const prop0 = data.audience;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -64,8 +65,9 @@ function validate10(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.priority !== undefined){
-          let data2 = data.priority;
+        const prop1 = data.priority;
+        if(prop1 !== undefined){
+          let data2 = prop1;
           const _errs6 = errors;
           if(errors === _errs6){
             if(typeof data2 == "number"){
@@ -121,9 +123,10 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop2 = data.annotations;
+        if(prop2 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop2))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -133,9 +136,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.data !== undefined){
+          const prop3 = data.data;
+          if(prop3 !== undefined){
             const _errs2 = errors;
-            if(typeof data.data !== "string"){
+            if(typeof prop3 !== "string"){
               validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -145,9 +149,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop4 = data.mimeType;
+            if(prop4 !== undefined){
               const _errs4 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop4 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -157,8 +162,9 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop5 = data.type;
+              if(prop5 !== undefined){
+                let data3 = prop5;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
                   validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -207,9 +213,10 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.blob !== undefined){
+        const prop6 = data.blob;
+        if(prop6 !== undefined){
           const _errs1 = errors;
-          if(typeof data.blob !== "string"){
+          if(typeof prop6 !== "string"){
             validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -219,9 +226,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop7 = data.mimeType;
+          if(prop7 !== undefined){
             const _errs3 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop7 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -231,9 +239,10 @@ function validate13(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop8 = data.uri;
+            if(prop8 !== undefined){
               const _errs5 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop8 !== "string"){
                 validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -275,8 +284,9 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop9 = data.method;
+        if(prop9 !== undefined){
+          let data0 = prop9;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -292,8 +302,9 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop10 = data.params;
+          if(prop10 !== undefined){
+            let data1 = prop10;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -303,8 +314,9 @@ function validate14(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop11 = data1.arguments;
+                  if(prop11 !== undefined){
+                    let data2 = prop11;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -320,9 +332,10 @@ function validate14(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop12 = data1.name;
+                    if(prop12 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop12 !== "string"){
                         validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -379,9 +392,10 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop13 = data.annotations;
+        if(prop13 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop13))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -391,9 +405,10 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.text !== undefined){
+          const prop14 = data.text;
+          if(prop14 !== undefined){
             const _errs2 = errors;
-            if(typeof data.text !== "string"){
+            if(typeof prop14 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -403,8 +418,9 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
+            const prop15 = data.type;
+            if(prop15 !== undefined){
+              let data2 = prop15;
               const _errs4 = errors;
               if(typeof data2 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -449,9 +465,10 @@ function validate18(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop16 = data.annotations;
+        if(prop16 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop16))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -461,9 +478,10 @@ function validate18(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.data !== undefined){
+          const prop17 = data.data;
+          if(prop17 !== undefined){
             const _errs2 = errors;
-            if(typeof data.data !== "string"){
+            if(typeof prop17 !== "string"){
               validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -473,9 +491,10 @@ function validate18(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop18 = data.mimeType;
+            if(prop18 !== undefined){
               const _errs4 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop18 !== "string"){
                 validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -485,8 +504,9 @@ function validate18(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop19 = data.type;
+              if(prop19 !== undefined){
+                let data3 = prop19;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
                   validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -535,9 +555,10 @@ function validate20(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop20 = data.annotations;
+        if(prop20 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop20))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -547,8 +568,9 @@ function validate20(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resource !== undefined){
-            let data1 = data.resource;
+          const prop21 = data.resource;
+          if(prop21 !== undefined){
+            let data1 = prop21;
             const _errs2 = errors;
             const _errs3 = errors;
             let valid1 = false;
@@ -568,9 +590,10 @@ function validate20(data, context){
                   errors++;
                 }
                 else {
-                  if(data1.mimeType !== undefined){
+                  const prop22 = data1.mimeType;
+                  if(prop22 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data1.mimeType !== "string"){
+                    if(typeof prop22 !== "string"){
                       const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err1];
@@ -586,9 +609,10 @@ function validate20(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data1.text !== undefined){
+                    const prop23 = data1.text;
+                    if(prop23 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data1.text !== "string"){
+                      if(typeof prop23 !== "string"){
                         const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err2];
@@ -604,9 +628,10 @@ function validate20(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.uri !== undefined){
+                      const prop24 = data1.uri;
+                      if(prop24 !== undefined){
                         const _errs11 = errors;
-                        if(typeof data1.uri !== "string"){
+                        if(typeof prop24 !== "string"){
                           const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err3];
@@ -655,9 +680,10 @@ function validate20(data, context){
                     errors++;
                   }
                   else {
-                    if(data1.blob !== undefined){
+                    const prop25 = data1.blob;
+                    if(prop25 !== undefined){
                       const _errs16 = errors;
-                      if(typeof data1.blob !== "string"){
+                      if(typeof prop25 !== "string"){
                         const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err6];
@@ -673,9 +699,10 @@ function validate20(data, context){
                       var valid5 = true;
                     }
                     if(valid5){
-                      if(data1.mimeType !== undefined){
+                      const prop26 = data1.mimeType;
+                      if(prop26 !== undefined){
                         const _errs18 = errors;
-                        if(typeof data1.mimeType !== "string"){
+                        if(typeof prop26 !== "string"){
                           const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err7];
@@ -691,9 +718,10 @@ function validate20(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data1.uri !== undefined){
+                        const prop27 = data1.uri;
+                        if(prop27 !== undefined){
                           const _errs20 = errors;
-                          if(typeof data1.uri !== "string"){
+                          if(typeof prop27 !== "string"){
                             const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err8];
@@ -755,8 +783,9 @@ function validate20(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data8 = data.type;
+            const prop28 = data.type;
+            if(prop28 !== undefined){
+              let data8 = prop28;
               const _errs22 = errors;
               if(typeof data8 !== "string"){
                 validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -798,8 +827,9 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop29 = data._meta;
+        if(prop29 !== undefined){
+          let data0 = prop29;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -815,8 +845,9 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop30 = data.content;
+          if(prop30 !== undefined){
+            let data1 = prop30;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -892,9 +923,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop31 = data.isError;
+            if(prop31 !== undefined){
               const _errs13 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop31 !== "boolean"){
                 validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -939,8 +971,9 @@ function validate26(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop32 = data.method;
+        if(prop32 !== undefined){
+          let data0 = prop32;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -956,8 +989,9 @@ function validate26(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop33 = data.params;
+          if(prop33 !== undefined){
+            let data1 = prop33;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -967,9 +1001,10 @@ function validate26(data, context){
                   return false;
                 }
                 else {
-                  if(data1.reason !== undefined){
+                  const prop34 = data1.reason;
+                  if(prop34 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.reason !== "string"){
+                    if(typeof prop34 !== "string"){
                       validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -979,8 +1014,9 @@ function validate26(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.requestId !== undefined){
-                      let data3 = data1.requestId;
+                    const prop35 = data1.requestId;
+                    if(prop35 !== undefined){
+                      let data3 = prop35;
                       const _errs7 = errors;
                       if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                         validate26.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
@@ -1030,8 +1066,9 @@ function validate27(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.experimental !== undefined){
-        let data0 = data.experimental;
+      const prop36 = data.experimental;
+      if(prop36 !== undefined){
+        let data0 = prop36;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1063,13 +1100,15 @@ function validate27(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.roots !== undefined){
-          let data2 = data.roots;
+        const prop37 = data.roots;
+        if(prop37 !== undefined){
+          let data2 = prop37;
           const _errs7 = errors;
           if(errors === _errs7){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-              if(data2.listChanged !== undefined){
-                if(typeof data2.listChanged !== "boolean"){
+              const prop38 = data2.listChanged;
+              if(prop38 !== undefined){
+                if(typeof prop38 !== "boolean"){
                   validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                   return false;
                 }
@@ -1086,8 +1125,9 @@ function validate27(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.sampling !== undefined){
-            let data4 = data.sampling;
+          const prop39 = data.sampling;
+          if(prop39 !== undefined){
+            let data4 = prop39;
             const _errs11 = errors;
             if(errors === _errs11){
               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -1146,8 +1186,9 @@ function validate29(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop40 = data.method;
+        if(prop40 !== undefined){
+          let data0 = prop40;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1163,8 +1204,9 @@ function validate29(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop41 = data.params;
+          if(prop41 !== undefined){
+            let data1 = prop41;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1174,9 +1216,10 @@ function validate29(data, context){
                   return false;
                 }
                 else {
-                  if(data1.message !== undefined){
+                  const prop42 = data1.message;
+                  if(prop42 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.message !== "string"){
+                    if(typeof prop42 !== "string"){
                       validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1186,9 +1229,10 @@ function validate29(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.progress !== undefined){
+                    const prop43 = data1.progress;
+                    if(prop43 !== undefined){
                       const _errs7 = errors;
-                      if(!(typeof data1.progress == "number")){
+                      if(!(typeof prop43 == "number")){
                         validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                         return false;
                       }
@@ -1198,8 +1242,9 @@ function validate29(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.progressToken !== undefined){
-                        let data4 = data1.progressToken;
+                      const prop44 = data1.progressToken;
+                      if(prop44 !== undefined){
+                        let data4 = prop44;
                         const _errs9 = errors;
                         if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
                           validate29.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -1211,9 +1256,10 @@ function validate29(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data1.total !== undefined){
+                        const prop45 = data1.total;
+                        if(prop45 !== undefined){
                           const _errs12 = errors;
-                          if(!(typeof data1.total == "number")){
+                          if(!(typeof prop45 == "number")){
                             validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                             return false;
                           }
@@ -1281,8 +1327,9 @@ function validate28(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop46 = data.method;
+                  if(prop46 !== undefined){
+                    let data0 = prop46;
                     const _errs6 = errors;
                     if(typeof data0 !== "string"){
                       validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1298,13 +1345,15 @@ function validate28(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop47 = data.params;
+                    if(prop47 !== undefined){
+                      let data1 = prop47;
                       const _errs8 = errors;
                       if(errors === _errs8){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop48 = data1._meta;
+                          if(prop48 !== undefined){
+                            let data2 = prop48;
                             const _errs11 = errors;
                             if(errors === _errs11){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1351,8 +1400,9 @@ function validate28(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop49 = data.method;
+                  if(prop49 !== undefined){
+                    let data3 = prop49;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1368,13 +1418,15 @@ function validate28(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop50 = data.params;
+                    if(prop50 !== undefined){
+                      let data4 = prop50;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4._meta !== undefined){
-                            let data5 = data4._meta;
+                          const prop51 = data4._meta;
+                          if(prop51 !== undefined){
+                            let data5 = prop51;
                             const _errs23 = errors;
                             if(errors === _errs23){
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -1475,8 +1527,9 @@ function validate33(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop52 = data.method;
+        if(prop52 !== undefined){
+          let data0 = prop52;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1492,8 +1545,9 @@ function validate33(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop53 = data.params;
+          if(prop53 !== undefined){
+            let data1 = prop53;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1503,14 +1557,16 @@ function validate33(data, context){
                   return false;
                 }
                 else {
-                  if(data1.capabilities !== undefined){
-                    let data2 = data1.capabilities;
+                  const prop54 = data1.capabilities;
+                  if(prop54 !== undefined){
+                    let data2 = prop54;
                     const _errs5 = errors;
                     const _errs6 = errors;
                     if(errors === _errs6){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        if(data2.experimental !== undefined){
-                          let data3 = data2.experimental;
+                        const prop55 = data2.experimental;
+                        if(prop55 !== undefined){
+                          let data3 = prop55;
                           const _errs8 = errors;
                           if(errors === _errs8){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -1542,13 +1598,15 @@ function validate33(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.roots !== undefined){
-                            let data5 = data2.roots;
+                          const prop56 = data2.roots;
+                          if(prop56 !== undefined){
+                            let data5 = prop56;
                             const _errs14 = errors;
                             if(errors === _errs14){
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                if(data5.listChanged !== undefined){
-                                  if(typeof data5.listChanged !== "boolean"){
+                                const prop57 = data5.listChanged;
+                                if(prop57 !== undefined){
+                                  if(typeof prop57 !== "boolean"){
                                     validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -1565,8 +1623,9 @@ function validate33(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.sampling !== undefined){
-                              let data7 = data2.sampling;
+                            const prop58 = data2.sampling;
+                            if(prop58 !== undefined){
+                              let data7 = prop58;
                               const _errs18 = errors;
                               if(errors === _errs18){
                                 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -1595,8 +1654,9 @@ function validate33(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.clientInfo !== undefined){
-                      let data8 = data1.clientInfo;
+                    const prop59 = data1.clientInfo;
+                    if(prop59 !== undefined){
+                      let data8 = prop59;
                       const _errs21 = errors;
                       const _errs22 = errors;
                       if(errors === _errs22){
@@ -1607,9 +1667,10 @@ function validate33(data, context){
                             return false;
                           }
                           else {
-                            if(data8.name !== undefined){
+                            const prop60 = data8.name;
+                            if(prop60 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data8.name !== "string"){
+                              if(typeof prop60 !== "string"){
                                 validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -1619,9 +1680,10 @@ function validate33(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data8.version !== undefined){
+                              const prop61 = data8.version;
+                              if(prop61 !== undefined){
                                 const _errs26 = errors;
-                                if(typeof data8.version !== "string"){
+                                if(typeof prop61 !== "string"){
                                   validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -1644,9 +1706,10 @@ function validate33(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.protocolVersion !== undefined){
+                      const prop62 = data1.protocolVersion;
+                      if(prop62 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data1.protocolVersion !== "string"){
+                        if(typeof prop62 !== "string"){
                           validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1698,8 +1761,9 @@ function validate34(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop63 = data.method;
+        if(prop63 !== undefined){
+          let data0 = prop63;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1715,18 +1779,21 @@ function validate34(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop64 = data.params;
+          if(prop64 !== undefined){
+            let data1 = prop64;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop65 = data1._meta;
+                if(prop65 !== undefined){
+                  let data2 = prop65;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop66 = data2.progressToken;
+                      if(prop66 !== undefined){
+                        let data3 = prop66;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
                           return false;
@@ -1782,8 +1849,9 @@ function validate35(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop67 = data.method;
+        if(prop67 !== undefined){
+          let data0 = prop67;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1799,8 +1867,9 @@ function validate35(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop68 = data.params;
+          if(prop68 !== undefined){
+            let data1 = prop68;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1810,8 +1879,9 @@ function validate35(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop69 = data1.level;
+                  if(prop69 !== undefined){
+                    let data2 = prop69;
                     if(typeof data2 !== "string"){
                       validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
                       return false;
@@ -1868,8 +1938,9 @@ function validate36(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop70 = data.method;
+        if(prop70 !== undefined){
+          let data0 = prop70;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1885,8 +1956,9 @@ function validate36(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop71 = data.params;
+          if(prop71 !== undefined){
+            let data1 = prop71;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1896,8 +1968,9 @@ function validate36(data, context){
                   return false;
                 }
                 else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
+                  const prop72 = data1.argument;
+                  if(prop72 !== undefined){
+                    let data2 = prop72;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1907,9 +1980,10 @@ function validate36(data, context){
                           return false;
                         }
                         else {
-                          if(data2.name !== undefined){
+                          const prop73 = data2.name;
+                          if(prop73 !== undefined){
                             const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop73 !== "string"){
                               validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -1919,9 +1993,10 @@ function validate36(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data2.value !== undefined){
+                            const prop74 = data2.value;
+                            if(prop74 !== undefined){
                               const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
+                              if(typeof prop74 !== "string"){
                                 validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -1944,8 +2019,9 @@ function validate36(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.ref !== undefined){
-                      let data5 = data1.ref;
+                    const prop75 = data1.ref;
+                    if(prop75 !== undefined){
+                      let data5 = prop75;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -1967,9 +2043,10 @@ function validate36(data, context){
                                       return false;
                                     }
                                     else {
-                                      if(data5.name !== undefined){
+                                      const prop76 = data5.name;
+                                      if(prop76 !== undefined){
                                         const _errs17 = errors;
-                                        if(typeof data5.name !== "string"){
+                                        if(typeof prop76 !== "string"){
                                           validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -1979,8 +2056,9 @@ function validate36(data, context){
                                         var valid6 = true;
                                       }
                                       if(valid6){
-                                        if(data5.type !== undefined){
-                                          let data7 = data5.type;
+                                        const prop77 = data5.type;
+                                        if(prop77 !== undefined){
+                                          let data7 = prop77;
                                           const _errs19 = errors;
                                           if(typeof data7 !== "string"){
                                             validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2014,8 +2092,9 @@ function validate36(data, context){
                                       return false;
                                     }
                                     else {
-                                      if(data5.type !== undefined){
-                                        let data8 = data5.type;
+                                      const prop78 = data5.type;
+                                      if(prop78 !== undefined){
+                                        let data8 = prop78;
                                         const _errs24 = errors;
                                         if(typeof data8 !== "string"){
                                           validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2031,9 +2110,10 @@ function validate36(data, context){
                                         var valid9 = true;
                                       }
                                       if(valid9){
-                                        if(data5.uri !== undefined){
+                                        const prop79 = data5.uri;
+                                        if(prop79 !== undefined){
                                           const _errs26 = errors;
-                                          if(typeof data5.uri !== "string"){
+                                          if(typeof prop79 !== "string"){
                                             validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -2135,8 +2215,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop80 = data.method;
+                  if(prop80 !== undefined){
+                    let data0 = prop80;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2152,13 +2233,15 @@ function validate32(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop81 = data.params;
+                    if(prop81 !== undefined){
+                      let data1 = prop81;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1.cursor !== undefined){
-                            if(typeof data1.cursor !== "string"){
+                          const prop82 = data1.cursor;
+                          if(prop82 !== undefined){
+                            if(typeof prop82 !== "string"){
                               validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2193,8 +2276,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop83 = data.method;
+                  if(prop83 !== undefined){
+                    let data3 = prop83;
                     const _errs16 = errors;
                     if(typeof data3 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2210,13 +2294,15 @@ function validate32(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop84 = data.params;
+                    if(prop84 !== undefined){
+                      let data4 = prop84;
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.cursor !== undefined){
-                            if(typeof data4.cursor !== "string"){
+                          const prop85 = data4.cursor;
+                          if(prop85 !== undefined){
+                            if(typeof prop85 !== "string"){
                               validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2251,8 +2337,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop86 = data.method;
+                  if(prop86 !== undefined){
+                    let data6 = prop86;
                     const _errs25 = errors;
                     if(typeof data6 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2268,8 +2355,9 @@ function validate32(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop87 = data.params;
+                    if(prop87 !== undefined){
+                      let data7 = prop87;
                       const _errs27 = errors;
                       if(errors === _errs27){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -2279,8 +2367,9 @@ function validate32(data, context){
                             return false;
                           }
                           else {
-                            if(data7.uri !== undefined){
-                              if(typeof data7.uri !== "string"){
+                            const prop88 = data7.uri;
+                            if(prop88 !== undefined){
+                              if(typeof prop88 !== "string"){
                                 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2316,8 +2405,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop89 = data.method;
+                  if(prop89 !== undefined){
+                    let data9 = prop89;
                     const _errs34 = errors;
                     if(typeof data9 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2333,8 +2423,9 @@ function validate32(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop90 = data.params;
+                    if(prop90 !== undefined){
+                      let data10 = prop90;
                       const _errs36 = errors;
                       if(errors === _errs36){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
@@ -2344,8 +2435,9 @@ function validate32(data, context){
                             return false;
                           }
                           else {
-                            if(data10.uri !== undefined){
-                              if(typeof data10.uri !== "string"){
+                            const prop91 = data10.uri;
+                            if(prop91 !== undefined){
+                              if(typeof prop91 !== "string"){
                                 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2381,8 +2473,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data12 = data.method;
+                  const prop92 = data.method;
+                  if(prop92 !== undefined){
+                    let data12 = prop92;
                     const _errs43 = errors;
                     if(typeof data12 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2398,8 +2491,9 @@ function validate32(data, context){
                     var valid21 = true;
                   }
                   if(valid21){
-                    if(data.params !== undefined){
-                      let data13 = data.params;
+                    const prop93 = data.params;
+                    if(prop93 !== undefined){
+                      let data13 = prop93;
                       const _errs45 = errors;
                       if(errors === _errs45){
                         if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
@@ -2409,8 +2503,9 @@ function validate32(data, context){
                             return false;
                           }
                           else {
-                            if(data13.uri !== undefined){
-                              if(typeof data13.uri !== "string"){
+                            const prop94 = data13.uri;
+                            if(prop94 !== undefined){
+                              if(typeof prop94 !== "string"){
                                 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2446,8 +2541,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data15 = data.method;
+                  const prop95 = data.method;
+                  if(prop95 !== undefined){
+                    let data15 = prop95;
                     const _errs52 = errors;
                     if(typeof data15 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2463,13 +2559,15 @@ function validate32(data, context){
                     var valid25 = true;
                   }
                   if(valid25){
-                    if(data.params !== undefined){
-                      let data16 = data.params;
+                    const prop96 = data.params;
+                    if(prop96 !== undefined){
+                      let data16 = prop96;
                       const _errs54 = errors;
                       if(errors === _errs54){
                         if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          if(data16.cursor !== undefined){
-                            if(typeof data16.cursor !== "string"){
+                          const prop97 = data16.cursor;
+                          if(prop97 !== undefined){
+                            if(typeof prop97 !== "string"){
                               validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2504,8 +2602,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data18 = data.method;
+                  const prop98 = data.method;
+                  if(prop98 !== undefined){
+                    let data18 = prop98;
                     const _errs61 = errors;
                     if(typeof data18 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2521,8 +2620,9 @@ function validate32(data, context){
                     var valid29 = true;
                   }
                   if(valid29){
-                    if(data.params !== undefined){
-                      let data19 = data.params;
+                    const prop99 = data.params;
+                    if(prop99 !== undefined){
+                      let data19 = prop99;
                       const _errs63 = errors;
                       if(errors === _errs63){
                         if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
@@ -2532,8 +2632,9 @@ function validate32(data, context){
                             return false;
                           }
                           else {
-                            if(data19.arguments !== undefined){
-                              let data20 = data19.arguments;
+                            const prop100 = data19.arguments;
+                            if(prop100 !== undefined){
+                              let data20 = prop100;
                               const _errs65 = errors;
                               if(errors === _errs65){
                                 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
@@ -2560,9 +2661,10 @@ function validate32(data, context){
                               var valid30 = true;
                             }
                             if(valid30){
-                              if(data19.name !== undefined){
+                              const prop101 = data19.name;
+                              if(prop101 !== undefined){
                                 const _errs70 = errors;
-                                if(typeof data19.name !== "string"){
+                                if(typeof prop101 !== "string"){
                                   validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -2603,8 +2705,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data23 = data.method;
+                  const prop102 = data.method;
+                  if(prop102 !== undefined){
+                    let data23 = prop102;
                     const _errs75 = errors;
                     if(typeof data23 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2620,13 +2723,15 @@ function validate32(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.params !== undefined){
-                      let data24 = data.params;
+                    const prop103 = data.params;
+                    if(prop103 !== undefined){
+                      let data24 = prop103;
                       const _errs77 = errors;
                       if(errors === _errs77){
                         if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          if(data24.cursor !== undefined){
-                            if(typeof data24.cursor !== "string"){
+                          const prop104 = data24.cursor;
+                          if(prop104 !== undefined){
+                            if(typeof prop104 !== "string"){
                               validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2661,8 +2766,9 @@ function validate32(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data26 = data.method;
+                  const prop105 = data.method;
+                  if(prop105 !== undefined){
+                    let data26 = prop105;
                     const _errs84 = errors;
                     if(typeof data26 !== "string"){
                       validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2678,8 +2784,9 @@ function validate32(data, context){
                     var valid38 = true;
                   }
                   if(valid38){
-                    if(data.params !== undefined){
-                      let data27 = data.params;
+                    const prop106 = data.params;
+                    if(prop106 !== undefined){
+                      let data27 = prop106;
                       const _errs86 = errors;
                       if(errors === _errs86){
                         if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
@@ -2689,8 +2796,9 @@ function validate32(data, context){
                             return false;
                           }
                           else {
-                            if(data27.arguments !== undefined){
-                              let data28 = data27.arguments;
+                            const prop107 = data27.arguments;
+                            if(prop107 !== undefined){
+                              let data28 = prop107;
                               const _errs88 = errors;
                               if(errors === _errs88){
                                 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -2706,9 +2814,10 @@ function validate32(data, context){
                               var valid39 = true;
                             }
                             if(valid39){
-                              if(data27.name !== undefined){
+                              const prop108 = data27.name;
+                              if(prop108 !== undefined){
                                 const _errs91 = errors;
-                                if(typeof data27.name !== "string"){
+                                if(typeof prop108 !== "string"){
                                   validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -2797,8 +2906,9 @@ function validate42(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop109 = data._meta;
+        if(prop109 !== undefined){
+          let data0 = prop109;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -2814,8 +2924,9 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop110 = data.content;
+          if(prop110 !== undefined){
+            let data1 = prop110;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2867,9 +2978,10 @@ function validate42(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop111 = data.model;
+            if(prop111 !== undefined){
               const _errs10 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop111 !== "string"){
                 validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2879,8 +2991,9 @@ function validate42(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data3 = data.role;
+              const prop112 = data.role;
+              if(prop112 !== undefined){
+                let data3 = prop112;
                 const _errs12 = errors;
                 if(typeof data3 !== "string"){
                   validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -2896,9 +3009,10 @@ function validate42(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop113 = data.stopReason;
+                if(prop113 !== undefined){
                   const _errs15 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop113 !== "string"){
                     validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -2942,8 +3056,9 @@ function validate47(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop114 = data._meta;
+        if(prop114 !== undefined){
+          let data0 = prop114;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -2959,8 +3074,9 @@ function validate47(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
+          const prop115 = data.roots;
+          if(prop115 !== undefined){
+            let data1 = prop115;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -2978,9 +3094,10 @@ function validate47(data, context){
                         return false;
                       }
                       else {
-                        if(data2.name !== undefined){
+                        const prop116 = data2.name;
+                        if(prop116 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.name !== "string"){
+                          if(typeof prop116 !== "string"){
                             validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -2990,9 +3107,10 @@ function validate47(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.uri !== undefined){
+                          const prop117 = data2.uri;
+                          if(prop117 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.uri !== "string"){
+                            if(typeof prop117 !== "string"){
                               validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3049,8 +3167,9 @@ function validate41(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop118 = data._meta;
+      if(prop118 !== undefined){
+        let data0 = prop118;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3149,8 +3268,9 @@ function validate49(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop119 = data._meta;
+        if(prop119 !== undefined){
+          let data0 = prop119;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3166,8 +3286,9 @@ function validate49(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop120 = data.completion;
+          if(prop120 !== undefined){
+            let data1 = prop120;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3177,9 +3298,10 @@ function validate49(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop121 = data1.hasMore;
+                  if(prop121 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop121 !== "boolean"){
                       validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -3189,8 +3311,9 @@ function validate49(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop122 = data1.total;
+                    if(prop122 !== undefined){
+                      let data3 = prop122;
                       const _errs8 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate49.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -3202,8 +3325,9 @@ function validate49(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop123 = data1.values;
+                      if(prop123 !== undefined){
+                        let data4 = prop123;
                         const _errs10 = errors;
                         if(errors === _errs10){
                           if(Array.isArray(data4)){
@@ -3280,8 +3404,9 @@ function validate51(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        const prop124 = data.content;
+        if(prop124 !== undefined){
+          let data0 = prop124;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3333,8 +3458,9 @@ function validate51(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop125 = data.role;
+          if(prop125 !== undefined){
+            let data1 = prop125;
             const _errs7 = errors;
             if(typeof data1 !== "string"){
               validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -3375,8 +3501,9 @@ function validate56(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop126 = data.costPriority;
+      if(prop126 !== undefined){
+        let data0 = prop126;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -3402,8 +3529,9 @@ function validate56(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop127 = data.hints;
+        if(prop127 !== undefined){
+          let data1 = prop127;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -3415,8 +3543,9 @@ function validate56(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop128 = data2.name;
+                    if(prop128 !== undefined){
+                      if(typeof prop128 !== "string"){
                         validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3444,8 +3573,9 @@ function validate56(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop129 = data.intelligencePriority;
+          if(prop129 !== undefined){
+            let data4 = prop129;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -3471,8 +3601,9 @@ function validate56(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop130 = data.speedPriority;
+            if(prop130 !== undefined){
+              let data5 = prop130;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -3524,8 +3655,9 @@ function validate50(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop131 = data.method;
+        if(prop131 !== undefined){
+          let data0 = prop131;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3541,8 +3673,9 @@ function validate50(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop132 = data.params;
+          if(prop132 !== undefined){
+            let data1 = prop132;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3552,8 +3685,9 @@ function validate50(data, context){
                   return false;
                 }
                 else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
+                  const prop133 = data1.includeContext;
+                  if(prop133 !== undefined){
+                    let data2 = prop133;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -3569,8 +3703,9 @@ function validate50(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
+                    const prop134 = data1.maxTokens;
+                    if(prop134 !== undefined){
+                      let data3 = prop134;
                       const _errs7 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate50.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -3582,8 +3717,9 @@ function validate50(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
+                      const prop135 = data1.messages;
+                      if(prop135 !== undefined){
+                        let data4 = prop135;
                         const _errs9 = errors;
                         if(errors === _errs9){
                           if(Array.isArray(data4)){
@@ -3612,8 +3748,9 @@ function validate50(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
+                        const prop136 = data1.metadata;
+                        if(prop136 !== undefined){
+                          let data6 = prop136;
                           const _errs12 = errors;
                           if(errors === _errs12){
                             if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -3629,9 +3766,10 @@ function validate50(data, context){
                           var valid1 = true;
                         }
                         if(valid1){
-                          if(data1.modelPreferences !== undefined){
+                          const prop137 = data1.modelPreferences;
+                          if(prop137 !== undefined){
                             const _errs15 = errors;
-                            if(!(validate56(data1.modelPreferences))){
+                            if(!(validate56(prop137))){
                               vErrors = vErrors === null ? rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences"));
                               errors = vErrors.length;
                             }
@@ -3641,8 +3779,9 @@ function validate50(data, context){
                             var valid1 = true;
                           }
                           if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
+                            const prop138 = data1.stopSequences;
+                            if(prop138 !== undefined){
+                              let data8 = prop138;
                               const _errs16 = errors;
                               if(errors === _errs16){
                                 if(Array.isArray(data8)){
@@ -3671,9 +3810,10 @@ function validate50(data, context){
                               var valid1 = true;
                             }
                             if(valid1){
-                              if(data1.systemPrompt !== undefined){
+                              const prop139 = data1.systemPrompt;
+                              if(prop139 !== undefined){
                                 const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
+                                if(typeof prop139 !== "string"){
                                   validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -3683,9 +3823,10 @@ function validate50(data, context){
                                 var valid1 = true;
                               }
                               if(valid1){
-                                if(data1.temperature !== undefined){
+                                const prop140 = data1.temperature;
+                                if(prop140 !== undefined){
                                   const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
+                                  if(!(typeof prop140 == "number")){
                                     validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                                     return false;
                                   }
@@ -3766,8 +3907,9 @@ function validate59(data, context){
   const _errs0 = errors;
   if(errors === _errs0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop141 = data._meta;
+      if(prop141 !== undefined){
+        let data0 = prop141;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3805,8 +3947,9 @@ function validate60(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop142 = data.method;
+        if(prop142 !== undefined){
+          let data0 = prop142;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3822,8 +3965,9 @@ function validate60(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop143 = data.params;
+          if(prop143 !== undefined){
+            let data1 = prop143;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3833,8 +3977,9 @@ function validate60(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop144 = data1.arguments;
+                  if(prop144 !== undefined){
+                    let data2 = prop144;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -3861,9 +4006,10 @@ function validate60(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop145 = data1.name;
+                    if(prop145 !== undefined){
                       const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop145 !== "string"){
                         validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3920,8 +4066,9 @@ function validate62(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        const prop146 = data.content;
+        if(prop146 !== undefined){
+          let data0 = prop146;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3979,8 +4126,9 @@ function validate62(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop147 = data.role;
+          if(prop147 !== undefined){
+            let data1 = prop147;
             const _errs8 = errors;
             if(typeof data1 !== "string"){
               validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -4021,8 +4169,9 @@ function validate61(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop148 = data._meta;
+        if(prop148 !== undefined){
+          let data0 = prop148;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4038,9 +4187,10 @@ function validate61(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop149 = data.description;
+          if(prop149 !== undefined){
             const _errs4 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop149 !== "string"){
               validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4050,8 +4200,9 @@ function validate61(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop150 = data.messages;
+            if(prop150 !== undefined){
+              let data2 = prop150;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -4112,9 +4263,10 @@ function validate68(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop151 = data.name;
+        if(prop151 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop151 !== "string"){
             validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -4124,9 +4276,10 @@ function validate68(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.version !== undefined){
+          const prop152 = data.version;
+          if(prop152 !== undefined){
             const _errs3 = errors;
-            if(typeof data.version !== "string"){
+            if(typeof prop152 !== "string"){
               validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4173,8 +4326,9 @@ function validate69(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop153 = data._meta;
+        if(prop153 !== undefined){
+          let data0 = prop153;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4190,14 +4344,16 @@ function validate69(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.capabilities !== undefined){
-            let data1 = data.capabilities;
+          const prop154 = data.capabilities;
+          if(prop154 !== undefined){
+            let data1 = prop154;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.completions !== undefined){
-                  let data2 = data1.completions;
+                const prop155 = data1.completions;
+                if(prop155 !== undefined){
+                  let data2 = prop155;
                   const _errs7 = errors;
                   if(errors === _errs7){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -4213,8 +4369,9 @@ function validate69(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.experimental !== undefined){
-                    let data3 = data1.experimental;
+                  const prop156 = data1.experimental;
+                  if(prop156 !== undefined){
+                    let data3 = prop156;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -4246,8 +4403,9 @@ function validate69(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.logging !== undefined){
-                      let data5 = data1.logging;
+                    const prop157 = data1.logging;
+                    if(prop157 !== undefined){
+                      let data5 = prop157;
                       const _errs16 = errors;
                       if(errors === _errs16){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -4263,13 +4421,15 @@ function validate69(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.prompts !== undefined){
-                        let data6 = data1.prompts;
+                      const prop158 = data1.prompts;
+                      if(prop158 !== undefined){
+                        let data6 = prop158;
                         const _errs19 = errors;
                         if(errors === _errs19){
                           if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            if(data6.listChanged !== undefined){
-                              if(typeof data6.listChanged !== "boolean"){
+                            const prop159 = data6.listChanged;
+                            if(prop159 !== undefined){
+                              if(typeof prop159 !== "boolean"){
                                 validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -4286,14 +4446,16 @@ function validate69(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.resources !== undefined){
-                          let data8 = data1.resources;
+                        const prop160 = data1.resources;
+                        if(prop160 !== undefined){
+                          let data8 = prop160;
                           const _errs23 = errors;
                           if(errors === _errs23){
                             if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              if(data8.listChanged !== undefined){
+                              const prop161 = data8.listChanged;
+                              if(prop161 !== undefined){
                                 const _errs25 = errors;
-                                if(typeof data8.listChanged !== "boolean"){
+                                if(typeof prop161 !== "boolean"){
                                   validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                   return false;
                                 }
@@ -4303,9 +4465,10 @@ function validate69(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data8.subscribe !== undefined){
+                                const prop162 = data8.subscribe;
+                                if(prop162 !== undefined){
                                   const _errs27 = errors;
-                                  if(typeof data8.subscribe !== "boolean"){
+                                  if(typeof prop162 !== "boolean"){
                                     validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -4327,13 +4490,15 @@ function validate69(data, context){
                           var valid2 = true;
                         }
                         if(valid2){
-                          if(data1.tools !== undefined){
-                            let data11 = data1.tools;
+                          const prop163 = data1.tools;
+                          if(prop163 !== undefined){
+                            let data11 = prop163;
                             const _errs29 = errors;
                             if(errors === _errs29){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                if(data11.listChanged !== undefined){
-                                  if(typeof data11.listChanged !== "boolean"){
+                                const prop164 = data11.listChanged;
+                                if(prop164 !== undefined){
+                                  if(typeof prop164 !== "boolean"){
                                     validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -4366,9 +4531,10 @@ function validate69(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.instructions !== undefined){
+            const prop165 = data.instructions;
+            if(prop165 !== undefined){
               const _errs33 = errors;
-              if(typeof data.instructions !== "string"){
+              if(typeof prop165 !== "string"){
                 validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -4378,9 +4544,10 @@ function validate69(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.protocolVersion !== undefined){
+              const prop166 = data.protocolVersion;
+              if(prop166 !== undefined){
                 const _errs35 = errors;
-                if(typeof data.protocolVersion !== "string"){
+                if(typeof prop166 !== "string"){
                   validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -4390,8 +4557,9 @@ function validate69(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.serverInfo !== undefined){
-                  let data15 = data.serverInfo;
+                const prop167 = data.serverInfo;
+                if(prop167 !== undefined){
+                  let data15 = prop167;
                   const _errs37 = errors;
                   const _errs38 = errors;
                   if(errors === _errs38){
@@ -4402,9 +4570,10 @@ function validate69(data, context){
                         return false;
                       }
                       else {
-                        if(data15.name !== undefined){
+                        const prop168 = data15.name;
+                        if(prop168 !== undefined){
                           const _errs40 = errors;
-                          if(typeof data15.name !== "string"){
+                          if(typeof prop168 !== "string"){
                             validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -4414,9 +4583,10 @@ function validate69(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data15.version !== undefined){
+                          const prop169 = data15.version;
+                          if(prop169 !== undefined){
                             const _errs42 = errors;
-                            if(typeof data15.version !== "string"){
+                            if(typeof prop169 !== "string"){
                               validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -4470,8 +4640,9 @@ function validate70(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop170 = data.method;
+        if(prop170 !== undefined){
+          let data0 = prop170;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4487,13 +4658,15 @@ function validate70(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop171 = data.params;
+          if(prop171 !== undefined){
+            let data1 = prop171;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop172 = data1._meta;
+                if(prop172 !== undefined){
+                  let data2 = prop172;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -4553,8 +4726,9 @@ function validate72(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop173 = data.id;
+        if(prop173 !== undefined){
+          let data0 = prop173;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
@@ -4566,8 +4740,9 @@ function validate72(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop174 = data.jsonrpc;
+          if(prop174 !== undefined){
+            let data1 = prop174;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4583,9 +4758,10 @@ function validate72(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop175 = data.method;
+            if(prop175 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop175 !== "string"){
                 validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -4595,18 +4771,21 @@ function validate72(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop176 = data.params;
+              if(prop176 !== undefined){
+                let data3 = prop176;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    if(data3._meta !== undefined){
-                      let data4 = data3._meta;
+                    const prop177 = data3._meta;
+                    if(prop177 !== undefined){
+                      let data4 = prop177;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.progressToken !== undefined){
-                            let data5 = data4.progressToken;
+                          const prop178 = data4.progressToken;
+                          if(prop178 !== undefined){
+                            let data5 = prop178;
                             if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
                               validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
                               return false;
@@ -4683,8 +4862,9 @@ function validate71(data, context){
                 errors++;
               }
               else {
-                if(data0.jsonrpc !== undefined){
-                  let data1 = data0.jsonrpc;
+                const prop179 = data0.jsonrpc;
+                if(prop179 !== undefined){
+                  let data1 = prop179;
                   const _errs7 = errors;
                   if(typeof data1 !== "string"){
                     const err1 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -4712,9 +4892,10 @@ function validate71(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.method !== undefined){
+                  const prop180 = data0.method;
+                  if(prop180 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data0.method !== "string"){
+                    if(typeof prop180 !== "string"){
                       const err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err3];
@@ -4730,13 +4911,15 @@ function validate71(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data0.params !== undefined){
-                      let data3 = data0.params;
+                    const prop181 = data0.params;
+                    if(prop181 !== undefined){
+                      let data3 = prop181;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          if(data3._meta !== undefined){
-                            let data4 = data3._meta;
+                          const prop182 = data3._meta;
+                          if(prop182 !== undefined){
+                            let data4 = prop182;
                             const _errs14 = errors;
                             if(errors === _errs14){
                               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -4849,8 +5032,9 @@ function validate75(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop183 = data.id;
+        if(prop183 !== undefined){
+          let data0 = prop183;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
@@ -4862,8 +5046,9 @@ function validate75(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop184 = data.jsonrpc;
+          if(prop184 !== undefined){
+            let data1 = prop184;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4879,14 +5064,16 @@ function validate75(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop185 = data.result;
+            if(prop185 !== undefined){
+              let data2 = prop185;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop186 = data2._meta;
+                  if(prop186 !== undefined){
+                    let data3 = prop186;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -4938,8 +5125,9 @@ function validate77(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop187 = data.error;
+        if(prop187 !== undefined){
+          let data0 = prop187;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4949,8 +5137,9 @@ function validate77(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop188 = data0.code;
+                if(prop188 !== undefined){
+                  let data1 = prop188;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate77.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -4962,9 +5151,10 @@ function validate77(data, context){
                   var valid1 = true;
                 }
                 if(valid1){
-                  if(data0.message !== undefined){
+                  const prop189 = data0.message;
+                  if(prop189 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop189 !== "string"){
                       validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -4987,8 +5177,9 @@ function validate77(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop190 = data.id;
+          if(prop190 !== undefined){
+            let data3 = prop190;
             const _errs7 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
@@ -5000,8 +5191,9 @@ function validate77(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop191 = data.jsonrpc;
+            if(prop191 !== undefined){
+              let data4 = prop191;
               const _errs10 = errors;
               if(typeof data4 !== "string"){
                 validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5139,8 +5331,9 @@ function validate79(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop192 = data.jsonrpc;
+          if(prop192 !== undefined){
+            let data0 = prop192;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -5168,9 +5361,10 @@ function validate79(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop193 = data.method;
+            if(prop193 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop193 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -5186,13 +5380,15 @@ function validate79(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop194 = data.params;
+              if(prop194 !== undefined){
+                let data2 = prop194;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop195 = data2._meta;
+                    if(prop195 !== undefined){
+                      let data3 = prop195;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -5278,8 +5474,9 @@ function validate79(data, context){
                     errors++;
                   }
                   else {
-                    if(data4.jsonrpc !== undefined){
-                      let data5 = data4.jsonrpc;
+                    const prop196 = data4.jsonrpc;
+                    if(prop196 !== undefined){
+                      let data5 = prop196;
                       const _errs23 = errors;
                       if(typeof data5 !== "string"){
                         const err8 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -5307,9 +5504,10 @@ function validate79(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data4.method !== undefined){
+                      const prop197 = data4.method;
+                      if(prop197 !== undefined){
                         const _errs25 = errors;
-                        if(typeof data4.method !== "string"){
+                        if(typeof prop197 !== "string"){
                           const err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err10];
@@ -5325,13 +5523,15 @@ function validate79(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data4.params !== undefined){
-                          let data7 = data4.params;
+                        const prop198 = data4.params;
+                        if(prop198 !== undefined){
+                          let data7 = prop198;
                           const _errs27 = errors;
                           if(errors === _errs27){
                             if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                              if(data7._meta !== undefined){
-                                let data8 = data7._meta;
+                              const prop199 = data7._meta;
+                              if(prop199 !== undefined){
+                                let data8 = prop199;
                                 const _errs30 = errors;
                                 if(errors === _errs30){
                                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -5555,8 +5755,9 @@ function validate86(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop200 = data.jsonrpc;
+        if(prop200 !== undefined){
+          let data0 = prop200;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5572,9 +5773,10 @@ function validate86(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop201 = data.method;
+          if(prop201 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop201 !== "string"){
               validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5584,13 +5786,15 @@ function validate86(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop202 = data.params;
+            if(prop202 !== undefined){
+              let data2 = prop202;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop203 = data2._meta;
+                  if(prop203 !== undefined){
+                    let data3 = prop203;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -5648,8 +5852,9 @@ function validate87(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop204 = data.method;
+        if(prop204 !== undefined){
+          let data0 = prop204;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5665,13 +5870,15 @@ function validate87(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop205 = data.params;
+          if(prop205 !== undefined){
+            let data1 = prop205;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop206 = data1.cursor;
+                if(prop206 !== undefined){
+                  if(typeof prop206 !== "string"){
                     validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -5725,8 +5932,9 @@ function validate89(data, context){
         return false;
       }
       else {
-        if(data.arguments !== undefined){
-          let data0 = data.arguments;
+        const prop207 = data.arguments;
+        if(prop207 !== undefined){
+          let data0 = prop207;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -5744,9 +5952,10 @@ function validate89(data, context){
                       return false;
                     }
                     else {
-                      if(data1.description !== undefined){
+                      const prop208 = data1.description;
+                      if(prop208 !== undefined){
                         const _errs6 = errors;
-                        if(typeof data1.description !== "string"){
+                        if(typeof prop208 !== "string"){
                           validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -5756,9 +5965,10 @@ function validate89(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.name !== undefined){
+                        const prop209 = data1.name;
+                        if(prop209 !== undefined){
                           const _errs8 = errors;
-                          if(typeof data1.name !== "string"){
+                          if(typeof prop209 !== "string"){
                             validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -5768,9 +5978,10 @@ function validate89(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data1.required !== undefined){
+                          const prop210 = data1.required;
+                          if(prop210 !== undefined){
                             const _errs10 = errors;
-                            if(typeof data1.required !== "boolean"){
+                            if(typeof prop210 !== "boolean"){
                               validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                               return false;
                             }
@@ -5805,9 +6016,10 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop211 = data.description;
+          if(prop211 !== undefined){
             const _errs12 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop211 !== "string"){
               validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5817,9 +6029,10 @@ function validate89(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop212 = data.name;
+            if(prop212 !== undefined){
               const _errs14 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop212 !== "string"){
                 validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -5855,8 +6068,9 @@ function validate88(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop213 = data._meta;
+        if(prop213 !== undefined){
+          let data0 = prop213;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5872,9 +6086,10 @@ function validate88(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop214 = data.nextCursor;
+          if(prop214 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop214 !== "string"){
               validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5884,8 +6099,9 @@ function validate88(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data2 = data.prompts;
+            const prop215 = data.prompts;
+            if(prop215 !== undefined){
+              let data2 = prop215;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -5943,8 +6159,9 @@ function validate91(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop216 = data.method;
+        if(prop216 !== undefined){
+          let data0 = prop216;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5960,13 +6177,15 @@ function validate91(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop217 = data.params;
+          if(prop217 !== undefined){
+            let data1 = prop217;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop218 = data1.cursor;
+                if(prop218 !== undefined){
+                  if(typeof prop218 !== "string"){
                     validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6017,9 +6236,10 @@ function validate93(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop219 = data.annotations;
+        if(prop219 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop219))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -6029,9 +6249,10 @@ function validate93(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop220 = data.description;
+          if(prop220 !== undefined){
             const _errs2 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop220 !== "string"){
               validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6041,9 +6262,10 @@ function validate93(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop221 = data.mimeType;
+            if(prop221 !== undefined){
               const _errs4 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop221 !== "string"){
                 validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6053,9 +6275,10 @@ function validate93(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop222 = data.name;
+              if(prop222 !== undefined){
                 const _errs6 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop222 !== "string"){
                   validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6065,9 +6288,10 @@ function validate93(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.uriTemplate !== undefined){
+                const prop223 = data.uriTemplate;
+                if(prop223 !== undefined){
                   const _errs8 = errors;
-                  if(typeof data.uriTemplate !== "string"){
+                  if(typeof prop223 !== "string"){
                     validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6105,8 +6329,9 @@ function validate92(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop224 = data._meta;
+        if(prop224 !== undefined){
+          let data0 = prop224;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6122,9 +6347,10 @@ function validate92(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop225 = data.nextCursor;
+          if(prop225 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop225 !== "string"){
               validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6134,8 +6360,9 @@ function validate92(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resourceTemplates !== undefined){
-              let data2 = data.resourceTemplates;
+            const prop226 = data.resourceTemplates;
+            if(prop226 !== undefined){
+              let data2 = prop226;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6193,8 +6420,9 @@ function validate96(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop227 = data.method;
+        if(prop227 !== undefined){
+          let data0 = prop227;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6210,13 +6438,15 @@ function validate96(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop228 = data.params;
+          if(prop228 !== undefined){
+            let data1 = prop228;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop229 = data1.cursor;
+                if(prop229 !== undefined){
+                  if(typeof prop229 !== "string"){
                     validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6267,9 +6497,10 @@ function validate98(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
+        const prop230 = data.annotations;
+        if(prop230 !== undefined){
           const _errs1 = errors;
-          if(!(validate10(data.annotations))){
+          if(!(validate10(prop230))){
             vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
             errors = vErrors.length;
           }
@@ -6279,9 +6510,10 @@ function validate98(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop231 = data.description;
+          if(prop231 !== undefined){
             const _errs2 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop231 !== "string"){
               validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6291,9 +6523,10 @@ function validate98(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop232 = data.mimeType;
+            if(prop232 !== undefined){
               const _errs4 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop232 !== "string"){
                 validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6303,9 +6536,10 @@ function validate98(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop233 = data.name;
+              if(prop233 !== undefined){
                 const _errs6 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop233 !== "string"){
                   validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6315,8 +6549,9 @@ function validate98(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.size !== undefined){
-                  let data4 = data.size;
+                const prop234 = data.size;
+                if(prop234 !== undefined){
+                  let data4 = prop234;
                   const _errs8 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                     validate98.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -6328,9 +6563,10 @@ function validate98(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.uri !== undefined){
+                  const prop235 = data.uri;
+                  if(prop235 !== undefined){
                     const _errs10 = errors;
-                    if(typeof data.uri !== "string"){
+                    if(typeof prop235 !== "string"){
                       validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -6369,8 +6605,9 @@ function validate97(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop236 = data._meta;
+        if(prop236 !== undefined){
+          let data0 = prop236;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6386,9 +6623,10 @@ function validate97(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop237 = data.nextCursor;
+          if(prop237 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop237 !== "string"){
               validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6398,8 +6636,9 @@ function validate97(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resources !== undefined){
-              let data2 = data.resources;
+            const prop238 = data.resources;
+            if(prop238 !== undefined){
+              let data2 = prop238;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6460,8 +6699,9 @@ function validate101(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop239 = data.method;
+        if(prop239 !== undefined){
+          let data0 = prop239;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6477,18 +6717,21 @@ function validate101(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop240 = data.params;
+          if(prop240 !== undefined){
+            let data1 = prop240;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop241 = data1._meta;
+                if(prop241 !== undefined){
+                  let data2 = prop241;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop242 = data2.progressToken;
+                      if(prop242 !== undefined){
+                        let data3 = prop242;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
                           return false;
@@ -6544,8 +6787,9 @@ function validate102(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop243 = data.method;
+        if(prop243 !== undefined){
+          let data0 = prop243;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6561,13 +6805,15 @@ function validate102(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop244 = data.params;
+          if(prop244 !== undefined){
+            let data1 = prop244;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop245 = data1.cursor;
+                if(prop245 !== undefined){
+                  if(typeof prop245 !== "string"){
                     validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6621,15 +6867,17 @@ function validate104(data, context){
         return false;
       }
       else {
-        if(data.annotations !== undefined){
-          let data0 = data.annotations;
+        const prop246 = data.annotations;
+        if(prop246 !== undefined){
+          let data0 = prop246;
           const _errs1 = errors;
           const _errs2 = errors;
           if(errors === _errs2){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.destructiveHint !== undefined){
+              const prop247 = data0.destructiveHint;
+              if(prop247 !== undefined){
                 const _errs4 = errors;
-                if(typeof data0.destructiveHint !== "boolean"){
+                if(typeof prop247 !== "boolean"){
                   validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
                   return false;
                 }
@@ -6639,9 +6887,10 @@ function validate104(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data0.idempotentHint !== undefined){
+                const prop248 = data0.idempotentHint;
+                if(prop248 !== undefined){
                   const _errs6 = errors;
-                  if(typeof data0.idempotentHint !== "boolean"){
+                  if(typeof prop248 !== "boolean"){
                     validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -6651,9 +6900,10 @@ function validate104(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data0.openWorldHint !== undefined){
+                  const prop249 = data0.openWorldHint;
+                  if(prop249 !== undefined){
                     const _errs8 = errors;
-                    if(typeof data0.openWorldHint !== "boolean"){
+                    if(typeof prop249 !== "boolean"){
                       validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -6663,9 +6913,10 @@ function validate104(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data0.readOnlyHint !== undefined){
+                    const prop250 = data0.readOnlyHint;
+                    if(prop250 !== undefined){
                       const _errs10 = errors;
-                      if(typeof data0.readOnlyHint !== "boolean"){
+                      if(typeof prop250 !== "boolean"){
                         validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -6675,9 +6926,10 @@ function validate104(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data0.title !== undefined){
+                      const prop251 = data0.title;
+                      if(prop251 !== undefined){
                         const _errs12 = errors;
-                        if(typeof data0.title !== "string"){
+                        if(typeof prop251 !== "string"){
                           validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -6702,9 +6954,10 @@ function validate104(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop252 = data.description;
+          if(prop252 !== undefined){
             const _errs14 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop252 !== "string"){
               validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6714,8 +6967,9 @@ function validate104(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.inputSchema !== undefined){
-              let data7 = data.inputSchema;
+            const prop253 = data.inputSchema;
+            if(prop253 !== undefined){
+              let data7 = prop253;
               const _errs16 = errors;
               if(errors === _errs16){
                 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -6725,8 +6979,9 @@ function validate104(data, context){
                     return false;
                   }
                   else {
-                    if(data7.properties !== undefined){
-                      let data8 = data7.properties;
+                    const prop254 = data7.properties;
+                    if(prop254 !== undefined){
+                      let data8 = prop254;
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -6758,8 +7013,9 @@ function validate104(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data7.required !== undefined){
-                        let data10 = data7.required;
+                      const prop255 = data7.required;
+                      if(prop255 !== undefined){
+                        let data10 = prop255;
                         const _errs24 = errors;
                         if(errors === _errs24){
                           if(Array.isArray(data10)){
@@ -6788,8 +7044,9 @@ function validate104(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data7.type !== undefined){
-                          let data12 = data7.type;
+                        const prop256 = data7.type;
+                        if(prop256 !== undefined){
+                          let data12 = prop256;
                           const _errs28 = errors;
                           if(typeof data12 !== "string"){
                             validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6819,9 +7076,10 @@ function validate104(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop257 = data.name;
+              if(prop257 !== undefined){
                 const _errs30 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop257 !== "string"){
                   validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6858,8 +7116,9 @@ function validate103(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop258 = data._meta;
+        if(prop258 !== undefined){
+          let data0 = prop258;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6875,9 +7134,10 @@ function validate103(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop259 = data.nextCursor;
+          if(prop259 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop259 !== "string"){
               validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6887,8 +7147,9 @@ function validate103(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.tools !== undefined){
-              let data2 = data.tools;
+            const prop260 = data.tools;
+            if(prop260 !== undefined){
+              let data2 = prop260;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6970,8 +7231,9 @@ function validate107(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop261 = data.method;
+        if(prop261 !== undefined){
+          let data0 = prop261;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6987,8 +7249,9 @@ function validate107(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop262 = data.params;
+          if(prop262 !== undefined){
+            let data1 = prop262;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -6998,8 +7261,9 @@ function validate107(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop263 = data1.level;
+                  if(prop263 !== undefined){
+                    let data2 = prop263;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -7015,9 +7279,10 @@ function validate107(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.logger !== undefined){
+                    const prop264 = data1.logger;
+                    if(prop264 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.logger !== "string"){
+                      if(typeof prop264 !== "string"){
                         validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -7062,8 +7327,9 @@ function validate108(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop265 = data.name;
+      if(prop265 !== undefined){
+        if(typeof prop265 !== "string"){
           validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -7101,9 +7367,10 @@ function validate109(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop266 = data.method;
+        if(prop266 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop266 !== "string"){
             validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7113,13 +7380,15 @@ function validate109(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop267 = data.params;
+          if(prop267 !== undefined){
+            let data1 = prop267;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop268 = data1._meta;
+                if(prop268 !== undefined){
+                  let data2 = prop268;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -7173,9 +7442,10 @@ function validate110(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop269 = data.method;
+        if(prop269 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop269 !== "string"){
             validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7185,13 +7455,15 @@ function validate110(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop270 = data.params;
+          if(prop270 !== undefined){
+            let data1 = prop270;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop271 = data1.cursor;
+                if(prop271 !== undefined){
+                  if(typeof prop271 !== "string"){
                     validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7233,8 +7505,9 @@ function validate111(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop272 = data._meta;
+      if(prop272 !== undefined){
+        let data0 = prop272;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7250,9 +7523,10 @@ function validate111(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.nextCursor !== undefined){
+        const prop273 = data.nextCursor;
+        if(prop273 !== undefined){
           const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
+          if(typeof prop273 !== "string"){
             validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7315,9 +7589,10 @@ function validate113(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop274 = data.description;
+        if(prop274 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop274 !== "string"){
             validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7327,9 +7602,10 @@ function validate113(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop275 = data.name;
+          if(prop275 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop275 !== "string"){
               validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7339,9 +7615,10 @@ function validate113(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop276 = data.required;
+            if(prop276 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop276 !== "boolean"){
                 validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -7383,8 +7660,9 @@ function validate114(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop277 = data.method;
+        if(prop277 !== undefined){
+          let data0 = prop277;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7400,13 +7678,15 @@ function validate114(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop278 = data.params;
+          if(prop278 !== undefined){
+            let data1 = prop278;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop279 = data1._meta;
+                if(prop279 !== undefined){
+                  let data2 = prop279;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -7460,9 +7740,10 @@ function validate115(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop280 = data.name;
+        if(prop280 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop280 !== "string"){
             validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7472,8 +7753,9 @@ function validate115(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.type !== undefined){
-            let data1 = data.type;
+          const prop281 = data.type;
+          if(prop281 !== undefined){
+            let data1 = prop281;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -7517,8 +7799,9 @@ function validate116(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop282 = data.method;
+        if(prop282 !== undefined){
+          let data0 = prop282;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7534,8 +7817,9 @@ function validate116(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop283 = data.params;
+          if(prop283 !== undefined){
+            let data1 = prop283;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -7545,8 +7829,9 @@ function validate116(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop284 = data1.uri;
+                  if(prop284 !== undefined){
+                    if(typeof prop284 !== "string"){
                       validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -7595,8 +7880,9 @@ function validate117(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop285 = data._meta;
+        if(prop285 !== undefined){
+          let data0 = prop285;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7612,8 +7898,9 @@ function validate117(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.contents !== undefined){
-            let data1 = data.contents;
+          const prop286 = data.contents;
+          if(prop286 !== undefined){
+            let data1 = prop286;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -7640,9 +7927,10 @@ function validate117(data, context){
                         errors++;
                       }
                       else {
-                        if(data2.mimeType !== undefined){
+                        const prop287 = data2.mimeType;
+                        if(prop287 !== undefined){
                           const _errs11 = errors;
-                          if(typeof data2.mimeType !== "string"){
+                          if(typeof prop287 !== "string"){
                             const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err1];
@@ -7658,9 +7946,10 @@ function validate117(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.text !== undefined){
+                          const prop288 = data2.text;
+                          if(prop288 !== undefined){
                             const _errs13 = errors;
-                            if(typeof data2.text !== "string"){
+                            if(typeof prop288 !== "string"){
                               const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err2];
@@ -7676,9 +7965,10 @@ function validate117(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.uri !== undefined){
+                            const prop289 = data2.uri;
+                            if(prop289 !== undefined){
                               const _errs15 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop289 !== "string"){
                                 const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err3];
@@ -7727,9 +8017,10 @@ function validate117(data, context){
                           errors++;
                         }
                         else {
-                          if(data2.blob !== undefined){
+                          const prop290 = data2.blob;
+                          if(prop290 !== undefined){
                             const _errs20 = errors;
-                            if(typeof data2.blob !== "string"){
+                            if(typeof prop290 !== "string"){
                               const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err6];
@@ -7745,9 +8036,10 @@ function validate117(data, context){
                             var valid6 = true;
                           }
                           if(valid6){
-                            if(data2.mimeType !== undefined){
+                            const prop291 = data2.mimeType;
+                            if(prop291 !== undefined){
                               const _errs22 = errors;
-                              if(typeof data2.mimeType !== "string"){
+                              if(typeof prop291 !== "string"){
                                 const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err7];
@@ -7763,9 +8055,10 @@ function validate117(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data2.uri !== undefined){
+                              const prop292 = data2.uri;
+                              if(prop292 !== undefined){
                                 const _errs24 = errors;
-                                if(typeof data2.uri !== "string"){
+                                if(typeof prop292 !== "string"){
                                   const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err8];
@@ -7869,9 +8162,10 @@ function validate118(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop293 = data.method;
+        if(prop293 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop293 !== "string"){
             validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7881,18 +8175,21 @@ function validate118(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop294 = data.params;
+          if(prop294 !== undefined){
+            let data1 = prop294;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop295 = data1._meta;
+                if(prop295 !== undefined){
+                  let data2 = prop295;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop296 = data2.progressToken;
+                      if(prop296 !== undefined){
+                        let data3 = prop296;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
                           return false;
@@ -7968,9 +8265,10 @@ function validate120(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop297 = data.mimeType;
+        if(prop297 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop297 !== "string"){
             validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -7980,9 +8278,10 @@ function validate120(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop298 = data.uri;
+          if(prop298 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop298 !== "string"){
               validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8023,8 +8322,9 @@ function validate121(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop299 = data.method;
+        if(prop299 !== undefined){
+          let data0 = prop299;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8040,13 +8340,15 @@ function validate121(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop300 = data.params;
+          if(prop300 !== undefined){
+            let data1 = prop300;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop301 = data1._meta;
+                if(prop301 !== undefined){
+                  let data2 = prop301;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8097,8 +8399,9 @@ function validate122(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop302 = data.type;
+        if(prop302 !== undefined){
+          let data0 = prop302;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8114,9 +8417,10 @@ function validate122(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop303 = data.uri;
+          if(prop303 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop303 !== "string"){
               validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8160,8 +8464,9 @@ function validate123(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop304 = data.method;
+        if(prop304 !== undefined){
+          let data0 = prop304;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8177,8 +8482,9 @@ function validate123(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop305 = data.params;
+          if(prop305 !== undefined){
+            let data1 = prop305;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8188,8 +8494,9 @@ function validate123(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop306 = data1.uri;
+                  if(prop306 !== undefined){
+                    if(typeof prop306 !== "string"){
                       validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -8229,8 +8536,9 @@ function validate124(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop307 = data._meta;
+      if(prop307 !== undefined){
+        let data0 = prop307;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8289,9 +8597,10 @@ function validate126(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop308 = data.name;
+        if(prop308 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop308 !== "string"){
             validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -8301,9 +8610,10 @@ function validate126(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop309 = data.uri;
+          if(prop309 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop309 !== "string"){
               validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8341,8 +8651,9 @@ function validate127(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop310 = data.method;
+        if(prop310 !== undefined){
+          let data0 = prop310;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8358,13 +8669,15 @@ function validate127(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop311 = data.params;
+          if(prop311 !== undefined){
+            let data1 = prop311;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop312 = data1._meta;
+                if(prop312 !== undefined){
+                  let data2 = prop312;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8412,8 +8725,9 @@ function validate128(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
+      const prop313 = data.completions;
+      if(prop313 !== undefined){
+        let data0 = prop313;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8429,8 +8743,9 @@ function validate128(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
+        const prop314 = data.experimental;
+        if(prop314 !== undefined){
+          let data1 = prop314;
           const _errs4 = errors;
           if(errors === _errs4){
             if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8462,8 +8777,9 @@ function validate128(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.logging !== undefined){
-            let data3 = data.logging;
+          const prop315 = data.logging;
+          if(prop315 !== undefined){
+            let data3 = prop315;
             const _errs10 = errors;
             if(errors === _errs10){
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -8479,13 +8795,15 @@ function validate128(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data4 = data.prompts;
+            const prop316 = data.prompts;
+            if(prop316 !== undefined){
+              let data4 = prop316;
               const _errs13 = errors;
               if(errors === _errs13){
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.listChanged !== undefined){
-                    if(typeof data4.listChanged !== "boolean"){
+                  const prop317 = data4.listChanged;
+                  if(prop317 !== undefined){
+                    if(typeof prop317 !== "boolean"){
                       validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -8502,14 +8820,16 @@ function validate128(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resources !== undefined){
-                let data6 = data.resources;
+              const prop318 = data.resources;
+              if(prop318 !== undefined){
+                let data6 = prop318;
                 const _errs17 = errors;
                 if(errors === _errs17){
                   if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    if(data6.listChanged !== undefined){
+                    const prop319 = data6.listChanged;
+                    if(prop319 !== undefined){
                       const _errs19 = errors;
-                      if(typeof data6.listChanged !== "boolean"){
+                      if(typeof prop319 !== "boolean"){
                         validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -8519,9 +8839,10 @@ function validate128(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data6.subscribe !== undefined){
+                      const prop320 = data6.subscribe;
+                      if(prop320 !== undefined){
                         const _errs21 = errors;
-                        if(typeof data6.subscribe !== "boolean"){
+                        if(typeof prop320 !== "boolean"){
                           validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -8543,13 +8864,15 @@ function validate128(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.tools !== undefined){
-                  let data9 = data.tools;
+                const prop321 = data.tools;
+                if(prop321 !== undefined){
+                  let data9 = prop321;
                   const _errs23 = errors;
                   if(errors === _errs23){
                     if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      if(data9.listChanged !== undefined){
-                        if(typeof data9.listChanged !== "boolean"){
+                      const prop322 = data9.listChanged;
+                      if(prop322 !== undefined){
+                        if(typeof prop322 !== "boolean"){
                           validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -8627,8 +8950,9 @@ function validate129(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop323 = data.method;
+                  if(prop323 !== undefined){
+                    let data0 = prop323;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8644,13 +8968,15 @@ function validate129(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop324 = data.params;
+                    if(prop324 !== undefined){
+                      let data1 = prop324;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop325 = data1._meta;
+                          if(prop325 !== undefined){
+                            let data2 = prop325;
                             const _errs12 = errors;
                             if(errors === _errs12){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8691,8 +9017,9 @@ function validate129(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop326 = data.method;
+                  if(prop326 !== undefined){
+                    let data3 = prop326;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8708,8 +9035,9 @@ function validate129(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop327 = data.params;
+                    if(prop327 !== undefined){
+                      let data4 = prop327;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -8719,8 +9047,9 @@ function validate129(data, context){
                             return false;
                           }
                           else {
-                            if(data4.uri !== undefined){
-                              if(typeof data4.uri !== "string"){
+                            const prop328 = data4.uri;
+                            if(prop328 !== undefined){
+                              if(typeof prop328 !== "string"){
                                 validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -8756,8 +9085,9 @@ function validate129(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop329 = data.method;
+                  if(prop329 !== undefined){
+                    let data6 = prop329;
                     const _errs27 = errors;
                     if(typeof data6 !== "string"){
                       validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8773,13 +9103,15 @@ function validate129(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop330 = data.params;
+                    if(prop330 !== undefined){
+                      let data7 = prop330;
                       const _errs29 = errors;
                       if(errors === _errs29){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          if(data7._meta !== undefined){
-                            let data8 = data7._meta;
+                          const prop331 = data7._meta;
+                          if(prop331 !== undefined){
+                            let data8 = prop331;
                             const _errs32 = errors;
                             if(errors === _errs32){
                               if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -8820,8 +9152,9 @@ function validate129(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop332 = data.method;
+                  if(prop332 !== undefined){
+                    let data9 = prop332;
                     const _errs38 = errors;
                     if(typeof data9 !== "string"){
                       validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8837,13 +9170,15 @@ function validate129(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop333 = data.params;
+                    if(prop333 !== undefined){
+                      let data10 = prop333;
                       const _errs40 = errors;
                       if(errors === _errs40){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          if(data10._meta !== undefined){
-                            let data11 = data10._meta;
+                          const prop334 = data10._meta;
+                          if(prop334 !== undefined){
+                            let data11 = prop334;
                             const _errs43 = errors;
                             if(errors === _errs43){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -8978,8 +9313,9 @@ function validate137(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop335 = data._meta;
+      if(prop335 !== undefined){
+        let data0 = prop335;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -9091,8 +9427,9 @@ function validate137(data, context){
                           errors++;
                         }
                         else {
-                          if(data._meta !== undefined){
-                            let data1 = data._meta;
+                          const prop336 = data._meta;
+                          if(prop336 !== undefined){
+                            let data1 = prop336;
                             const _errs19 = errors;
                             if(errors === _errs19){
                               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9114,8 +9451,9 @@ function validate137(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.completion !== undefined){
-                              let data2 = data.completion;
+                            const prop337 = data.completion;
+                            if(prop337 !== undefined){
+                              let data2 = prop337;
                               const _errs22 = errors;
                               if(errors === _errs22){
                                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9131,9 +9469,10 @@ function validate137(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data2.hasMore !== undefined){
+                                    const prop338 = data2.hasMore;
+                                    if(prop338 !== undefined){
                                       const _errs24 = errors;
-                                      if(typeof data2.hasMore !== "boolean"){
+                                      if(typeof prop338 !== "boolean"){
                                         const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
                                         if(vErrors === null){
                                           vErrors = [err5];
@@ -9149,8 +9488,9 @@ function validate137(data, context){
                                       var valid5 = true;
                                     }
                                     if(valid5){
-                                      if(data2.total !== undefined){
-                                        let data4 = data2.total;
+                                      const prop339 = data2.total;
+                                      if(prop339 !== undefined){
+                                        let data4 = prop339;
                                         const _errs26 = errors;
                                         if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                                           const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
@@ -9168,8 +9508,9 @@ function validate137(data, context){
                                         var valid5 = true;
                                       }
                                       if(valid5){
-                                        if(data2.values !== undefined){
-                                          let data5 = data2.values;
+                                        const prop340 = data2.values;
+                                        if(prop340 !== undefined){
+                                          let data5 = prop340;
                                           const _errs28 = errors;
                                           if(errors === _errs28){
                                             if(Array.isArray(data5)){
@@ -9301,8 +9642,9 @@ function validate146(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop341 = data.method;
+        if(prop341 !== undefined){
+          let data0 = prop341;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9318,8 +9660,9 @@ function validate146(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop342 = data.params;
+          if(prop342 !== undefined){
+            let data1 = prop342;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9329,8 +9672,9 @@ function validate146(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop343 = data1.uri;
+                  if(prop343 !== undefined){
+                    if(typeof prop343 !== "string"){
                       validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -9379,9 +9723,10 @@ function validate147(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop344 = data.mimeType;
+        if(prop344 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop344 !== "string"){
             validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9391,9 +9736,10 @@ function validate147(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.text !== undefined){
+          const prop345 = data.text;
+          if(prop345 !== undefined){
             const _errs3 = errors;
-            if(typeof data.text !== "string"){
+            if(typeof prop345 !== "string"){
               validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -9403,9 +9749,10 @@ function validate147(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop346 = data.uri;
+            if(prop346 !== undefined){
               const _errs5 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop346 !== "string"){
                 validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -9441,9 +9788,10 @@ function validate148(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
+      const prop347 = data.destructiveHint;
+      if(prop347 !== undefined){
         const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
+        if(typeof prop347 !== "boolean"){
           validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -9453,9 +9801,10 @@ function validate148(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.idempotentHint !== undefined){
+        const prop348 = data.idempotentHint;
+        if(prop348 !== undefined){
           const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
+          if(typeof prop348 !== "boolean"){
             validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -9465,9 +9814,10 @@ function validate148(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
+          const prop349 = data.openWorldHint;
+          if(prop349 !== undefined){
             const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
+            if(typeof prop349 !== "boolean"){
               validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -9477,9 +9827,10 @@ function validate148(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.readOnlyHint !== undefined){
+            const prop350 = data.readOnlyHint;
+            if(prop350 !== undefined){
               const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
+              if(typeof prop350 !== "boolean"){
                 validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -9489,9 +9840,10 @@ function validate148(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop351 = data.title;
+              if(prop351 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop351 !== "string"){
                   validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -9531,8 +9883,9 @@ function validate149(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop352 = data.method;
+        if(prop352 !== undefined){
+          let data0 = prop352;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9548,13 +9901,15 @@ function validate149(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop353 = data.params;
+          if(prop353 !== undefined){
+            let data1 = prop353;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop354 = data1._meta;
+                if(prop354 !== undefined){
+                  let data2 = prop354;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9605,8 +9960,9 @@ function validate150(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop355 = data.method;
+        if(prop355 !== undefined){
+          let data0 = prop355;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9622,8 +9978,9 @@ function validate150(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop356 = data.params;
+          if(prop356 !== undefined){
+            let data1 = prop356;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9633,8 +9990,9 @@ function validate150(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop357 = data1.uri;
+                  if(prop357 !== undefined){
+                    if(typeof prop357 !== "string"){
                       validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }

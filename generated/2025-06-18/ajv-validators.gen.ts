@@ -29,8 +29,9 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.audience !== undefined){
-        let data0 = data.audience;
+      const prop0 = data.audience;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -64,9 +65,10 @@ function validate10(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.lastModified !== undefined){
+        const prop1 = data.lastModified;
+        if(prop1 !== undefined){
           const _errs6 = errors;
-          if(typeof data.lastModified !== "string"){
+          if(typeof prop1 !== "string"){
             validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -76,8 +78,9 @@ function validate10(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.priority !== undefined){
-            let data3 = data.priority;
+          const prop2 = data.priority;
+          if(prop2 !== undefined){
+            let data3 = prop2;
             const _errs8 = errors;
             if(errors === _errs8){
               if(typeof data3 == "number"){
@@ -134,8 +137,9 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop3 = data._meta;
+        if(prop3 !== undefined){
+          let data0 = prop3;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -151,9 +155,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop4 = data.annotations;
+          if(prop4 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop4))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -163,9 +168,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop5 = data.data;
+            if(prop5 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop5 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -175,9 +181,10 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop6 = data.mimeType;
+              if(prop6 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop6 !== "string"){
                   validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -187,8 +194,9 @@ function validate11(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop7 = data.type;
+                if(prop7 !== undefined){
+                  let data4 = prop7;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -238,9 +246,10 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop8 = data.name;
+        if(prop8 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop8 !== "string"){
             validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -250,9 +259,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop9 = data.title;
+          if(prop9 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop9 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -293,8 +303,9 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop10 = data._meta;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -310,9 +321,10 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.blob !== undefined){
+          const prop11 = data.blob;
+          if(prop11 !== undefined){
             const _errs4 = errors;
-            if(typeof data.blob !== "string"){
+            if(typeof prop11 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -322,9 +334,10 @@ function validate14(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop12 = data.mimeType;
+            if(prop12 !== undefined){
               const _errs6 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop12 !== "string"){
                 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -334,9 +347,10 @@ function validate14(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop13 = data.uri;
+              if(prop13 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop13 !== "string"){
                   validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -379,9 +393,10 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop14 = data.default;
+        if(prop14 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "boolean"){
+          if(typeof prop14 !== "boolean"){
             validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -391,9 +406,10 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop15 = data.description;
+          if(prop15 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop15 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -403,9 +419,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.title !== undefined){
+            const prop16 = data.title;
+            if(prop16 !== undefined){
               const _errs5 = errors;
-              if(typeof data.title !== "string"){
+              if(typeof prop16 !== "string"){
                 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -415,8 +432,9 @@ function validate15(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop17 = data.type;
+              if(prop17 !== undefined){
+                let data3 = prop17;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -465,8 +483,9 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop18 = data.method;
+        if(prop18 !== undefined){
+          let data0 = prop18;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -482,8 +501,9 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop19 = data.params;
+          if(prop19 !== undefined){
+            let data1 = prop19;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -493,8 +513,9 @@ function validate16(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop20 = data1.arguments;
+                  if(prop20 !== undefined){
+                    let data2 = prop20;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -510,9 +531,10 @@ function validate16(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop21 = data1.name;
+                    if(prop21 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop21 !== "string"){
                         validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -572,8 +594,9 @@ function validate19(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop22 = data._meta;
+        if(prop22 !== undefined){
+          let data0 = prop22;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -589,9 +612,10 @@ function validate19(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop23 = data.annotations;
+          if(prop23 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop23))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -601,9 +625,10 @@ function validate19(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop24 = data.text;
+            if(prop24 !== undefined){
               const _errs5 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop24 !== "string"){
                 validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -613,8 +638,9 @@ function validate19(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop25 = data.type;
+              if(prop25 !== undefined){
+                let data3 = prop25;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -660,8 +686,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop26 = data._meta;
+        if(prop26 !== undefined){
+          let data0 = prop26;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -677,9 +704,10 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop27 = data.annotations;
+          if(prop27 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop27))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -689,9 +717,10 @@ function validate21(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop28 = data.data;
+            if(prop28 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop28 !== "string"){
                 validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -701,9 +730,10 @@ function validate21(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop29 = data.mimeType;
+              if(prop29 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop29 !== "string"){
                   validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -713,8 +743,9 @@ function validate21(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop30 = data.type;
+                if(prop30 !== undefined){
+                  let data4 = prop30;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -761,8 +792,9 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop31 = data._meta;
+        if(prop31 !== undefined){
+          let data0 = prop31;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -778,9 +810,10 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop32 = data.annotations;
+          if(prop32 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop32))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -790,9 +823,10 @@ function validate23(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop33 = data.description;
+            if(prop33 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop33 !== "string"){
                 validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -802,9 +836,10 @@ function validate23(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop34 = data.mimeType;
+              if(prop34 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop34 !== "string"){
                   validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -814,9 +849,10 @@ function validate23(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop35 = data.name;
+                if(prop35 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop35 !== "string"){
                     validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -826,8 +862,9 @@ function validate23(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.size !== undefined){
-                    let data5 = data.size;
+                  const prop36 = data.size;
+                  if(prop36 !== undefined){
+                    let data5 = prop36;
                     const _errs11 = errors;
                     if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                       validate23.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -839,9 +876,10 @@ function validate23(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop37 = data.title;
+                    if(prop37 !== undefined){
                       const _errs13 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop37 !== "string"){
                         validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -851,8 +889,9 @@ function validate23(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.type !== undefined){
-                        let data7 = data.type;
+                      const prop38 = data.type;
+                      if(prop38 !== undefined){
+                        let data7 = prop38;
                         const _errs15 = errors;
                         if(typeof data7 !== "string"){
                           validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -868,9 +907,10 @@ function validate23(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.uri !== undefined){
+                        const prop39 = data.uri;
+                        if(prop39 !== undefined){
                           const _errs17 = errors;
-                          if(typeof data.uri !== "string"){
+                          if(typeof prop39 !== "string"){
                             validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -918,8 +958,9 @@ function validate25(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop40 = data._meta;
+        if(prop40 !== undefined){
+          let data0 = prop40;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -935,9 +976,10 @@ function validate25(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop41 = data.annotations;
+          if(prop41 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop41))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -947,8 +989,9 @@ function validate25(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resource !== undefined){
-              let data2 = data.resource;
+            const prop42 = data.resource;
+            if(prop42 !== undefined){
+              let data2 = prop42;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid1 = false;
@@ -968,8 +1011,9 @@ function validate25(data, context){
                     errors++;
                   }
                   else {
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop43 = data2._meta;
+                    if(prop43 !== undefined){
+                      let data3 = prop43;
                       const _errs10 = errors;
                       if(errors === _errs10){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -991,9 +1035,10 @@ function validate25(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data2.mimeType !== undefined){
+                      const prop44 = data2.mimeType;
+                      if(prop44 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data2.mimeType !== "string"){
+                        if(typeof prop44 !== "string"){
                           const err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err2];
@@ -1009,9 +1054,10 @@ function validate25(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data2.text !== undefined){
+                        const prop45 = data2.text;
+                        if(prop45 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data2.text !== "string"){
+                          if(typeof prop45 !== "string"){
                             const err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err3];
@@ -1027,9 +1073,10 @@ function validate25(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.uri !== undefined){
+                          const prop46 = data2.uri;
+                          if(prop46 !== undefined){
                             const _errs17 = errors;
-                            if(typeof data2.uri !== "string"){
+                            if(typeof prop46 !== "string"){
                               const err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err4];
@@ -1079,8 +1126,9 @@ function validate25(data, context){
                       errors++;
                     }
                     else {
-                      if(data2._meta !== undefined){
-                        let data7 = data2._meta;
+                      const prop47 = data2._meta;
+                      if(prop47 !== undefined){
+                        let data7 = prop47;
                         const _errs22 = errors;
                         if(errors === _errs22){
                           if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -1102,9 +1150,10 @@ function validate25(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data2.blob !== undefined){
+                        const prop48 = data2.blob;
+                        if(prop48 !== undefined){
                           const _errs25 = errors;
-                          if(typeof data2.blob !== "string"){
+                          if(typeof prop48 !== "string"){
                             const err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err8];
@@ -1120,9 +1169,10 @@ function validate25(data, context){
                           var valid5 = true;
                         }
                         if(valid5){
-                          if(data2.mimeType !== undefined){
+                          const prop49 = data2.mimeType;
+                          if(prop49 !== undefined){
                             const _errs27 = errors;
-                            if(typeof data2.mimeType !== "string"){
+                            if(typeof prop49 !== "string"){
                               const err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err9];
@@ -1138,9 +1188,10 @@ function validate25(data, context){
                             var valid5 = true;
                           }
                           if(valid5){
-                            if(data2.uri !== undefined){
+                            const prop50 = data2.uri;
+                            if(prop50 !== undefined){
                               const _errs29 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop50 !== "string"){
                                 const err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err10];
@@ -1203,8 +1254,9 @@ function validate25(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data11 = data.type;
+              const prop51 = data.type;
+              if(prop51 !== undefined){
+                let data11 = prop51;
                 const _errs31 = errors;
                 if(typeof data11 !== "string"){
                   validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1313,8 +1365,9 @@ function validate17(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop52 = data._meta;
+        if(prop52 !== undefined){
+          let data0 = prop52;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1330,8 +1383,9 @@ function validate17(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop53 = data.content;
+          if(prop53 !== undefined){
+            let data1 = prop53;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -1360,9 +1414,10 @@ function validate17(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop54 = data.isError;
+            if(prop54 !== undefined){
               const _errs7 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop54 !== "boolean"){
                 validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -1372,8 +1427,9 @@ function validate17(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.structuredContent !== undefined){
-                let data4 = data.structuredContent;
+              const prop55 = data.structuredContent;
+              if(prop55 !== undefined){
+                let data4 = prop55;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -1425,8 +1481,9 @@ function validate33(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop56 = data.method;
+        if(prop56 !== undefined){
+          let data0 = prop56;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1442,8 +1499,9 @@ function validate33(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop57 = data.params;
+          if(prop57 !== undefined){
+            let data1 = prop57;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1453,9 +1511,10 @@ function validate33(data, context){
                   return false;
                 }
                 else {
-                  if(data1.reason !== undefined){
+                  const prop58 = data1.reason;
+                  if(prop58 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.reason !== "string"){
+                    if(typeof prop58 !== "string"){
                       validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1465,8 +1524,9 @@ function validate33(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.requestId !== undefined){
-                      let data3 = data1.requestId;
+                    const prop59 = data1.requestId;
+                    if(prop59 !== undefined){
+                      let data3 = prop59;
                       const _errs7 = errors;
                       if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                         validate33.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
@@ -1516,8 +1576,9 @@ function validate34(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.elicitation !== undefined){
-        let data0 = data.elicitation;
+      const prop60 = data.elicitation;
+      if(prop60 !== undefined){
+        let data0 = prop60;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1533,8 +1594,9 @@ function validate34(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
+        const prop61 = data.experimental;
+        if(prop61 !== undefined){
+          let data1 = prop61;
           const _errs4 = errors;
           if(errors === _errs4){
             if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1566,13 +1628,15 @@ function validate34(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data3 = data.roots;
+          const prop62 = data.roots;
+          if(prop62 !== undefined){
+            let data3 = prop62;
             const _errs10 = errors;
             if(errors === _errs10){
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                if(data3.listChanged !== undefined){
-                  if(typeof data3.listChanged !== "boolean"){
+                const prop63 = data3.listChanged;
+                if(prop63 !== undefined){
+                  if(typeof prop63 !== "boolean"){
                     validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -1589,8 +1653,9 @@ function validate34(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.sampling !== undefined){
-              let data5 = data.sampling;
+            const prop64 = data.sampling;
+            if(prop64 !== undefined){
+              let data5 = prop64;
               const _errs14 = errors;
               if(errors === _errs14){
                 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -1650,8 +1715,9 @@ function validate36(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop65 = data.method;
+        if(prop65 !== undefined){
+          let data0 = prop65;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1667,8 +1733,9 @@ function validate36(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop66 = data.params;
+          if(prop66 !== undefined){
+            let data1 = prop66;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -1678,9 +1745,10 @@ function validate36(data, context){
                   return false;
                 }
                 else {
-                  if(data1.message !== undefined){
+                  const prop67 = data1.message;
+                  if(prop67 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.message !== "string"){
+                    if(typeof prop67 !== "string"){
                       validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1690,9 +1758,10 @@ function validate36(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.progress !== undefined){
+                    const prop68 = data1.progress;
+                    if(prop68 !== undefined){
                       const _errs7 = errors;
-                      if(!(typeof data1.progress == "number")){
+                      if(!(typeof prop68 == "number")){
                         validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
                         return false;
                       }
@@ -1702,8 +1771,9 @@ function validate36(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.progressToken !== undefined){
-                        let data4 = data1.progressToken;
+                      const prop69 = data1.progressToken;
+                      if(prop69 !== undefined){
+                        let data4 = prop69;
                         const _errs9 = errors;
                         if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
                           validate36.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -1715,9 +1785,10 @@ function validate36(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data1.total !== undefined){
+                        const prop70 = data1.total;
+                        if(prop70 !== undefined){
                           const _errs12 = errors;
-                          if(!(typeof data1.total == "number")){
+                          if(!(typeof prop70 == "number")){
                             validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
                             return false;
                           }
@@ -1785,8 +1856,9 @@ function validate35(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop71 = data.method;
+                  if(prop71 !== undefined){
+                    let data0 = prop71;
                     const _errs6 = errors;
                     if(typeof data0 !== "string"){
                       validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1802,13 +1874,15 @@ function validate35(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop72 = data.params;
+                    if(prop72 !== undefined){
+                      let data1 = prop72;
                       const _errs8 = errors;
                       if(errors === _errs8){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop73 = data1._meta;
+                          if(prop73 !== undefined){
+                            let data2 = prop73;
                             const _errs11 = errors;
                             if(errors === _errs11){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1855,8 +1929,9 @@ function validate35(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop74 = data.method;
+                  if(prop74 !== undefined){
+                    let data3 = prop74;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1872,13 +1947,15 @@ function validate35(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop75 = data.params;
+                    if(prop75 !== undefined){
+                      let data4 = prop75;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4._meta !== undefined){
-                            let data5 = data4._meta;
+                          const prop76 = data4._meta;
+                          if(prop76 !== undefined){
+                            let data5 = prop76;
                             const _errs23 = errors;
                             if(errors === _errs23){
                               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -1979,8 +2056,9 @@ function validate40(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop77 = data.method;
+        if(prop77 !== undefined){
+          let data0 = prop77;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1996,8 +2074,9 @@ function validate40(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop78 = data.params;
+          if(prop78 !== undefined){
+            let data1 = prop78;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2007,14 +2086,16 @@ function validate40(data, context){
                   return false;
                 }
                 else {
-                  if(data1.capabilities !== undefined){
-                    let data2 = data1.capabilities;
+                  const prop79 = data1.capabilities;
+                  if(prop79 !== undefined){
+                    let data2 = prop79;
                     const _errs5 = errors;
                     const _errs6 = errors;
                     if(errors === _errs6){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        if(data2.elicitation !== undefined){
-                          let data3 = data2.elicitation;
+                        const prop80 = data2.elicitation;
+                        if(prop80 !== undefined){
+                          let data3 = prop80;
                           const _errs8 = errors;
                           if(errors === _errs8){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -2030,8 +2111,9 @@ function validate40(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.experimental !== undefined){
-                            let data4 = data2.experimental;
+                          const prop81 = data2.experimental;
+                          if(prop81 !== undefined){
+                            let data4 = prop81;
                             const _errs11 = errors;
                             if(errors === _errs11){
                               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -2063,13 +2145,15 @@ function validate40(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.roots !== undefined){
-                              let data6 = data2.roots;
+                            const prop82 = data2.roots;
+                            if(prop82 !== undefined){
+                              let data6 = prop82;
                               const _errs17 = errors;
                               if(errors === _errs17){
                                 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                                  if(data6.listChanged !== undefined){
-                                    if(typeof data6.listChanged !== "boolean"){
+                                  const prop83 = data6.listChanged;
+                                  if(prop83 !== undefined){
+                                    if(typeof prop83 !== "boolean"){
                                       validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                       return false;
                                     }
@@ -2086,8 +2170,9 @@ function validate40(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.sampling !== undefined){
-                                let data8 = data2.sampling;
+                              const prop84 = data2.sampling;
+                              if(prop84 !== undefined){
+                                let data8 = prop84;
                                 const _errs21 = errors;
                                 if(errors === _errs21){
                                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -2117,8 +2202,9 @@ function validate40(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.clientInfo !== undefined){
-                      let data9 = data1.clientInfo;
+                    const prop85 = data1.clientInfo;
+                    if(prop85 !== undefined){
+                      let data9 = prop85;
                       const _errs24 = errors;
                       const _errs25 = errors;
                       if(errors === _errs25){
@@ -2129,9 +2215,10 @@ function validate40(data, context){
                             return false;
                           }
                           else {
-                            if(data9.name !== undefined){
+                            const prop86 = data9.name;
+                            if(prop86 !== undefined){
                               const _errs27 = errors;
-                              if(typeof data9.name !== "string"){
+                              if(typeof prop86 !== "string"){
                                 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2141,9 +2228,10 @@ function validate40(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.title !== undefined){
+                              const prop87 = data9.title;
+                              if(prop87 !== undefined){
                                 const _errs29 = errors;
-                                if(typeof data9.title !== "string"){
+                                if(typeof prop87 !== "string"){
                                   validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -2153,9 +2241,10 @@ function validate40(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data9.version !== undefined){
+                                const prop88 = data9.version;
+                                if(prop88 !== undefined){
                                   const _errs31 = errors;
-                                  if(typeof data9.version !== "string"){
+                                  if(typeof prop88 !== "string"){
                                     validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -2179,9 +2268,10 @@ function validate40(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.protocolVersion !== undefined){
+                      const prop89 = data1.protocolVersion;
+                      if(prop89 !== undefined){
                         const _errs33 = errors;
-                        if(typeof data1.protocolVersion !== "string"){
+                        if(typeof prop89 !== "string"){
                           validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -2233,8 +2323,9 @@ function validate41(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop90 = data.method;
+        if(prop90 !== undefined){
+          let data0 = prop90;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2250,18 +2341,21 @@ function validate41(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop91 = data.params;
+          if(prop91 !== undefined){
+            let data1 = prop91;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop92 = data1._meta;
+                if(prop92 !== undefined){
+                  let data2 = prop92;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop93 = data2.progressToken;
+                      if(prop93 !== undefined){
+                        let data3 = prop93;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
                           return false;
@@ -2317,8 +2411,9 @@ function validate42(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop94 = data.method;
+        if(prop94 !== undefined){
+          let data0 = prop94;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2334,8 +2429,9 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop95 = data.params;
+          if(prop95 !== undefined){
+            let data1 = prop95;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2345,8 +2441,9 @@ function validate42(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop96 = data1.level;
+                  if(prop96 !== undefined){
+                    let data2 = prop96;
                     if(typeof data2 !== "string"){
                       validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
                       return false;
@@ -2403,8 +2500,9 @@ function validate43(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop97 = data.method;
+        if(prop97 !== undefined){
+          let data0 = prop97;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2420,8 +2518,9 @@ function validate43(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop98 = data.params;
+          if(prop98 !== undefined){
+            let data1 = prop98;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2431,8 +2530,9 @@ function validate43(data, context){
                   return false;
                 }
                 else {
-                  if(data1.argument !== undefined){
-                    let data2 = data1.argument;
+                  const prop99 = data1.argument;
+                  if(prop99 !== undefined){
+                    let data2 = prop99;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -2442,9 +2542,10 @@ function validate43(data, context){
                           return false;
                         }
                         else {
-                          if(data2.name !== undefined){
+                          const prop100 = data2.name;
+                          if(prop100 !== undefined){
                             const _errs7 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop100 !== "string"){
                               validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2454,9 +2555,10 @@ function validate43(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data2.value !== undefined){
+                            const prop101 = data2.value;
+                            if(prop101 !== undefined){
                               const _errs9 = errors;
-                              if(typeof data2.value !== "string"){
+                              if(typeof prop101 !== "string"){
                                 validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2479,13 +2581,15 @@ function validate43(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.context !== undefined){
-                      let data5 = data1.context;
+                    const prop102 = data1.context;
+                    if(prop102 !== undefined){
+                      let data5 = prop102;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          if(data5.arguments !== undefined){
-                            let data6 = data5.arguments;
+                          const prop103 = data5.arguments;
+                          if(prop103 !== undefined){
+                            let data6 = prop103;
                             const _errs13 = errors;
                             if(errors === _errs13){
                               if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -2519,8 +2623,9 @@ function validate43(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.ref !== undefined){
-                        let data8 = data1.ref;
+                      const prop104 = data1.ref;
+                      if(prop104 !== undefined){
+                        let data8 = prop104;
                         const _errs18 = errors;
                         if(errors === _errs18){
                           if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -2542,9 +2647,10 @@ function validate43(data, context){
                                         return false;
                                       }
                                       else {
-                                        if(data8.name !== undefined){
+                                        const prop105 = data8.name;
+                                        if(prop105 !== undefined){
                                           const _errs24 = errors;
-                                          if(typeof data8.name !== "string"){
+                                          if(typeof prop105 !== "string"){
                                             validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -2554,9 +2660,10 @@ function validate43(data, context){
                                           var valid8 = true;
                                         }
                                         if(valid8){
-                                          if(data8.title !== undefined){
+                                          const prop106 = data8.title;
+                                          if(prop106 !== undefined){
                                             const _errs26 = errors;
-                                            if(typeof data8.title !== "string"){
+                                            if(typeof prop106 !== "string"){
                                               validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
                                               return false;
                                             }
@@ -2566,8 +2673,9 @@ function validate43(data, context){
                                             var valid8 = true;
                                           }
                                           if(valid8){
-                                            if(data8.type !== undefined){
-                                              let data11 = data8.type;
+                                            const prop107 = data8.type;
+                                            if(prop107 !== undefined){
+                                              let data11 = prop107;
                                               const _errs28 = errors;
                                               if(typeof data11 !== "string"){
                                                 validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2602,8 +2710,9 @@ function validate43(data, context){
                                         return false;
                                       }
                                       else {
-                                        if(data8.type !== undefined){
-                                          let data12 = data8.type;
+                                        const prop108 = data8.type;
+                                        if(prop108 !== undefined){
+                                          let data12 = prop108;
                                           const _errs33 = errors;
                                           if(typeof data12 !== "string"){
                                             validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2619,9 +2728,10 @@ function validate43(data, context){
                                           var valid11 = true;
                                         }
                                         if(valid11){
-                                          if(data8.uri !== undefined){
+                                          const prop109 = data8.uri;
+                                          if(prop109 !== undefined){
                                             const _errs35 = errors;
-                                            if(typeof data8.uri !== "string"){
+                                            if(typeof prop109 !== "string"){
                                               validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                               return false;
                                             }
@@ -2724,8 +2834,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop110 = data.method;
+                  if(prop110 !== undefined){
+                    let data0 = prop110;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2741,13 +2852,15 @@ function validate39(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop111 = data.params;
+                    if(prop111 !== undefined){
+                      let data1 = prop111;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1.cursor !== undefined){
-                            if(typeof data1.cursor !== "string"){
+                          const prop112 = data1.cursor;
+                          if(prop112 !== undefined){
+                            if(typeof prop112 !== "string"){
                               validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2782,8 +2895,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop113 = data.method;
+                  if(prop113 !== undefined){
+                    let data3 = prop113;
                     const _errs16 = errors;
                     if(typeof data3 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2799,13 +2913,15 @@ function validate39(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop114 = data.params;
+                    if(prop114 !== undefined){
+                      let data4 = prop114;
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.cursor !== undefined){
-                            if(typeof data4.cursor !== "string"){
+                          const prop115 = data4.cursor;
+                          if(prop115 !== undefined){
+                            if(typeof prop115 !== "string"){
                               validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -2840,8 +2956,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop116 = data.method;
+                  if(prop116 !== undefined){
+                    let data6 = prop116;
                     const _errs25 = errors;
                     if(typeof data6 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2857,8 +2974,9 @@ function validate39(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop117 = data.params;
+                    if(prop117 !== undefined){
+                      let data7 = prop117;
                       const _errs27 = errors;
                       if(errors === _errs27){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -2868,8 +2986,9 @@ function validate39(data, context){
                             return false;
                           }
                           else {
-                            if(data7.uri !== undefined){
-                              if(typeof data7.uri !== "string"){
+                            const prop118 = data7.uri;
+                            if(prop118 !== undefined){
+                              if(typeof prop118 !== "string"){
                                 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2905,8 +3024,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop119 = data.method;
+                  if(prop119 !== undefined){
+                    let data9 = prop119;
                     const _errs34 = errors;
                     if(typeof data9 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2922,8 +3042,9 @@ function validate39(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop120 = data.params;
+                    if(prop120 !== undefined){
+                      let data10 = prop120;
                       const _errs36 = errors;
                       if(errors === _errs36){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
@@ -2933,8 +3054,9 @@ function validate39(data, context){
                             return false;
                           }
                           else {
-                            if(data10.uri !== undefined){
-                              if(typeof data10.uri !== "string"){
+                            const prop121 = data10.uri;
+                            if(prop121 !== undefined){
+                              if(typeof prop121 !== "string"){
                                 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -2970,8 +3092,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data12 = data.method;
+                  const prop122 = data.method;
+                  if(prop122 !== undefined){
+                    let data12 = prop122;
                     const _errs43 = errors;
                     if(typeof data12 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2987,8 +3110,9 @@ function validate39(data, context){
                     var valid21 = true;
                   }
                   if(valid21){
-                    if(data.params !== undefined){
-                      let data13 = data.params;
+                    const prop123 = data.params;
+                    if(prop123 !== undefined){
+                      let data13 = prop123;
                       const _errs45 = errors;
                       if(errors === _errs45){
                         if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
@@ -2998,8 +3122,9 @@ function validate39(data, context){
                             return false;
                           }
                           else {
-                            if(data13.uri !== undefined){
-                              if(typeof data13.uri !== "string"){
+                            const prop124 = data13.uri;
+                            if(prop124 !== undefined){
+                              if(typeof prop124 !== "string"){
                                 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -3035,8 +3160,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data15 = data.method;
+                  const prop125 = data.method;
+                  if(prop125 !== undefined){
+                    let data15 = prop125;
                     const _errs52 = errors;
                     if(typeof data15 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3052,13 +3178,15 @@ function validate39(data, context){
                     var valid25 = true;
                   }
                   if(valid25){
-                    if(data.params !== undefined){
-                      let data16 = data.params;
+                    const prop126 = data.params;
+                    if(prop126 !== undefined){
+                      let data16 = prop126;
                       const _errs54 = errors;
                       if(errors === _errs54){
                         if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          if(data16.cursor !== undefined){
-                            if(typeof data16.cursor !== "string"){
+                          const prop127 = data16.cursor;
+                          if(prop127 !== undefined){
+                            if(typeof prop127 !== "string"){
                               validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3093,8 +3221,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data18 = data.method;
+                  const prop128 = data.method;
+                  if(prop128 !== undefined){
+                    let data18 = prop128;
                     const _errs61 = errors;
                     if(typeof data18 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3110,8 +3239,9 @@ function validate39(data, context){
                     var valid29 = true;
                   }
                   if(valid29){
-                    if(data.params !== undefined){
-                      let data19 = data.params;
+                    const prop129 = data.params;
+                    if(prop129 !== undefined){
+                      let data19 = prop129;
                       const _errs63 = errors;
                       if(errors === _errs63){
                         if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
@@ -3121,8 +3251,9 @@ function validate39(data, context){
                             return false;
                           }
                           else {
-                            if(data19.arguments !== undefined){
-                              let data20 = data19.arguments;
+                            const prop130 = data19.arguments;
+                            if(prop130 !== undefined){
+                              let data20 = prop130;
                               const _errs65 = errors;
                               if(errors === _errs65){
                                 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
@@ -3149,9 +3280,10 @@ function validate39(data, context){
                               var valid30 = true;
                             }
                             if(valid30){
-                              if(data19.name !== undefined){
+                              const prop131 = data19.name;
+                              if(prop131 !== undefined){
                                 const _errs70 = errors;
-                                if(typeof data19.name !== "string"){
+                                if(typeof prop131 !== "string"){
                                   validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -3192,8 +3324,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data23 = data.method;
+                  const prop132 = data.method;
+                  if(prop132 !== undefined){
+                    let data23 = prop132;
                     const _errs75 = errors;
                     if(typeof data23 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3209,13 +3342,15 @@ function validate39(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.params !== undefined){
-                      let data24 = data.params;
+                    const prop133 = data.params;
+                    if(prop133 !== undefined){
+                      let data24 = prop133;
                       const _errs77 = errors;
                       if(errors === _errs77){
                         if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          if(data24.cursor !== undefined){
-                            if(typeof data24.cursor !== "string"){
+                          const prop134 = data24.cursor;
+                          if(prop134 !== undefined){
+                            if(typeof prop134 !== "string"){
                               validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3250,8 +3385,9 @@ function validate39(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data26 = data.method;
+                  const prop135 = data.method;
+                  if(prop135 !== undefined){
+                    let data26 = prop135;
                     const _errs84 = errors;
                     if(typeof data26 !== "string"){
                       validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3267,8 +3403,9 @@ function validate39(data, context){
                     var valid38 = true;
                   }
                   if(valid38){
-                    if(data.params !== undefined){
-                      let data27 = data.params;
+                    const prop136 = data.params;
+                    if(prop136 !== undefined){
+                      let data27 = prop136;
                       const _errs86 = errors;
                       if(errors === _errs86){
                         if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
@@ -3278,8 +3415,9 @@ function validate39(data, context){
                             return false;
                           }
                           else {
-                            if(data27.arguments !== undefined){
-                              let data28 = data27.arguments;
+                            const prop137 = data27.arguments;
+                            if(prop137 !== undefined){
+                              let data28 = prop137;
                               const _errs88 = errors;
                               if(errors === _errs88){
                                 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -3295,9 +3433,10 @@ function validate39(data, context){
                               var valid39 = true;
                             }
                             if(valid39){
-                              if(data27.name !== undefined){
+                              const prop138 = data27.name;
+                              if(prop138 !== undefined){
                                 const _errs91 = errors;
-                                if(typeof data27.name !== "string"){
+                                if(typeof prop138 !== "string"){
                                   validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -3389,8 +3528,9 @@ function validate49(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop139 = data._meta;
+        if(prop139 !== undefined){
+          let data0 = prop139;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3406,8 +3546,9 @@ function validate49(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop140 = data.content;
+          if(prop140 !== undefined){
+            let data1 = prop140;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3459,9 +3600,10 @@ function validate49(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop141 = data.model;
+            if(prop141 !== undefined){
               const _errs10 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop141 !== "string"){
                 validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -3471,8 +3613,9 @@ function validate49(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data3 = data.role;
+              const prop142 = data.role;
+              if(prop142 !== undefined){
+                let data3 = prop142;
                 const _errs12 = errors;
                 if(typeof data3 !== "string"){
                   validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -3488,9 +3631,10 @@ function validate49(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop143 = data.stopReason;
+                if(prop143 !== undefined){
                   const _errs15 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop143 !== "string"){
                     validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -3534,8 +3678,9 @@ function validate54(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop144 = data._meta;
+        if(prop144 !== undefined){
+          let data0 = prop144;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3551,8 +3696,9 @@ function validate54(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
+          const prop145 = data.roots;
+          if(prop145 !== undefined){
+            let data1 = prop145;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -3570,8 +3716,9 @@ function validate54(data, context){
                         return false;
                       }
                       else {
-                        if(data2._meta !== undefined){
-                          let data3 = data2._meta;
+                        const prop146 = data2._meta;
+                        if(prop146 !== undefined){
+                          let data3 = prop146;
                           const _errs9 = errors;
                           if(errors === _errs9){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -3587,9 +3734,10 @@ function validate54(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.name !== undefined){
+                          const prop147 = data2.name;
+                          if(prop147 !== undefined){
                             const _errs12 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop147 !== "string"){
                               validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3599,9 +3747,10 @@ function validate54(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.uri !== undefined){
+                            const prop148 = data2.uri;
+                            if(prop148 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop148 !== "string"){
                                 validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -3659,8 +3808,9 @@ function validate48(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop149 = data._meta;
+      if(prop149 !== undefined){
+        let data0 = prop149;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3724,8 +3874,9 @@ function validate48(data, context){
               errors++;
             }
             else {
-              if(data._meta !== undefined){
-                let data1 = data._meta;
+              const prop150 = data._meta;
+              if(prop150 !== undefined){
+                let data1 = prop150;
                 const _errs13 = errors;
                 if(errors === _errs13){
                   if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3747,8 +3898,9 @@ function validate48(data, context){
                 var valid4 = true;
               }
               if(valid4){
-                if(data.action !== undefined){
-                  let data2 = data.action;
+                const prop151 = data.action;
+                if(prop151 !== undefined){
+                  let data2 = prop151;
                   const _errs16 = errors;
                   if(typeof data2 !== "string"){
                     const err4 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
@@ -3776,8 +3928,9 @@ function validate48(data, context){
                   var valid4 = true;
                 }
                 if(valid4){
-                  if(data.content !== undefined){
-                    let data3 = data.content;
+                  const prop152 = data.content;
+                  if(prop152 !== undefined){
+                    let data3 = prop152;
                     const _errs18 = errors;
                     if(errors === _errs18){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -3886,8 +4039,9 @@ function validate56(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop153 = data._meta;
+        if(prop153 !== undefined){
+          let data0 = prop153;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -3903,8 +4057,9 @@ function validate56(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop154 = data.completion;
+          if(prop154 !== undefined){
+            let data1 = prop154;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -3914,9 +4069,10 @@ function validate56(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop155 = data1.hasMore;
+                  if(prop155 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop155 !== "boolean"){
                       validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -3926,8 +4082,9 @@ function validate56(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop156 = data1.total;
+                    if(prop156 !== undefined){
+                      let data3 = prop156;
                       const _errs8 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate56.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -3939,8 +4096,9 @@ function validate56(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop157 = data1.values;
+                      if(prop157 !== undefined){
+                        let data4 = prop157;
                         const _errs10 = errors;
                         if(errors === _errs10){
                           if(Array.isArray(data4)){
@@ -4020,8 +4178,9 @@ function validate58(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
-          let data0 = data.content;
+        const prop158 = data.content;
+        if(prop158 !== undefined){
+          let data0 = prop158;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -4073,8 +4232,9 @@ function validate58(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop159 = data.role;
+          if(prop159 !== undefined){
+            let data1 = prop159;
             const _errs7 = errors;
             if(typeof data1 !== "string"){
               validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -4115,8 +4275,9 @@ function validate63(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop160 = data.costPriority;
+      if(prop160 !== undefined){
+        let data0 = prop160;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -4142,8 +4303,9 @@ function validate63(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop161 = data.hints;
+        if(prop161 !== undefined){
+          let data1 = prop161;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -4155,8 +4317,9 @@ function validate63(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop162 = data2.name;
+                    if(prop162 !== undefined){
+                      if(typeof prop162 !== "string"){
                         validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -4184,8 +4347,9 @@ function validate63(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop163 = data.intelligencePriority;
+          if(prop163 !== undefined){
+            let data4 = prop163;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -4211,8 +4375,9 @@ function validate63(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop164 = data.speedPriority;
+            if(prop164 !== undefined){
+              let data5 = prop164;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -4264,8 +4429,9 @@ function validate57(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop165 = data.method;
+        if(prop165 !== undefined){
+          let data0 = prop165;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4281,8 +4447,9 @@ function validate57(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop166 = data.params;
+          if(prop166 !== undefined){
+            let data1 = prop166;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -4292,8 +4459,9 @@ function validate57(data, context){
                   return false;
                 }
                 else {
-                  if(data1.includeContext !== undefined){
-                    let data2 = data1.includeContext;
+                  const prop167 = data1.includeContext;
+                  if(prop167 !== undefined){
+                    let data2 = prop167;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -4309,8 +4477,9 @@ function validate57(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.maxTokens !== undefined){
-                      let data3 = data1.maxTokens;
+                    const prop168 = data1.maxTokens;
+                    if(prop168 !== undefined){
+                      let data3 = prop168;
                       const _errs7 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate57.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -4322,8 +4491,9 @@ function validate57(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.messages !== undefined){
-                        let data4 = data1.messages;
+                      const prop169 = data1.messages;
+                      if(prop169 !== undefined){
+                        let data4 = prop169;
                         const _errs9 = errors;
                         if(errors === _errs9){
                           if(Array.isArray(data4)){
@@ -4352,8 +4522,9 @@ function validate57(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data1.metadata !== undefined){
-                          let data6 = data1.metadata;
+                        const prop170 = data1.metadata;
+                        if(prop170 !== undefined){
+                          let data6 = prop170;
                           const _errs12 = errors;
                           if(errors === _errs12){
                             if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -4369,9 +4540,10 @@ function validate57(data, context){
                           var valid1 = true;
                         }
                         if(valid1){
-                          if(data1.modelPreferences !== undefined){
+                          const prop171 = data1.modelPreferences;
+                          if(prop171 !== undefined){
                             const _errs15 = errors;
-                            if(!(validate63(data1.modelPreferences))){
+                            if(!(validate63(prop171))){
                               vErrors = vErrors === null ? rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences"));
                               errors = vErrors.length;
                             }
@@ -4381,8 +4553,9 @@ function validate57(data, context){
                             var valid1 = true;
                           }
                           if(valid1){
-                            if(data1.stopSequences !== undefined){
-                              let data8 = data1.stopSequences;
+                            const prop172 = data1.stopSequences;
+                            if(prop172 !== undefined){
+                              let data8 = prop172;
                               const _errs16 = errors;
                               if(errors === _errs16){
                                 if(Array.isArray(data8)){
@@ -4411,9 +4584,10 @@ function validate57(data, context){
                               var valid1 = true;
                             }
                             if(valid1){
-                              if(data1.systemPrompt !== undefined){
+                              const prop173 = data1.systemPrompt;
+                              if(prop173 !== undefined){
                                 const _errs20 = errors;
-                                if(typeof data1.systemPrompt !== "string"){
+                                if(typeof prop173 !== "string"){
                                   validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -4423,9 +4597,10 @@ function validate57(data, context){
                                 var valid1 = true;
                               }
                               if(valid1){
-                                if(data1.temperature !== undefined){
+                                const prop174 = data1.temperature;
+                                if(prop174 !== undefined){
                                   const _errs22 = errors;
-                                  if(!(typeof data1.temperature == "number")){
+                                  if(!(typeof prop174 == "number")){
                                     validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                                     return false;
                                   }
@@ -4547,9 +4722,10 @@ function validate67(data, context){
                   errors++;
                 }
                 else {
-                  if(data.description !== undefined){
+                  const prop175 = data.description;
+                  if(prop175 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop175 !== "string"){
                       const err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -4565,8 +4741,9 @@ function validate67(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.format !== undefined){
-                      let data1 = data.format;
+                    const prop176 = data.format;
+                    if(prop176 !== undefined){
+                      let data1 = prop176;
                       const _errs9 = errors;
                       if(typeof data1 !== "string"){
                         const err3 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
@@ -4594,8 +4771,9 @@ function validate67(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.maxLength !== undefined){
-                        let data2 = data.maxLength;
+                      const prop177 = data.maxLength;
+                      if(prop177 !== undefined){
+                        let data2 = prop177;
                         const _errs11 = errors;
                         if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
                           const err5 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
@@ -4613,8 +4791,9 @@ function validate67(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.minLength !== undefined){
-                          let data3 = data.minLength;
+                        const prop178 = data.minLength;
+                        if(prop178 !== undefined){
+                          let data3 = prop178;
                           const _errs13 = errors;
                           if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                             const err6 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
@@ -4632,9 +4811,10 @@ function validate67(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.title !== undefined){
+                          const prop179 = data.title;
+                          if(prop179 !== undefined){
                             const _errs15 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop179 !== "string"){
                               const err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err7];
@@ -4650,8 +4830,9 @@ function validate67(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.type !== undefined){
-                              let data5 = data.type;
+                            const prop180 = data.type;
+                            if(prop180 !== undefined){
+                              let data5 = prop180;
                               const _errs17 = errors;
                               if(typeof data5 !== "string"){
                                 const err8 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4713,9 +4894,10 @@ function validate67(data, context){
                   errors++;
                 }
                 else {
-                  if(data.description !== undefined){
+                  const prop181 = data.description;
+                  if(prop181 !== undefined){
                     const _errs22 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop181 !== "string"){
                       const err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err12];
@@ -4731,9 +4913,10 @@ function validate67(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.maximum !== undefined){
+                    const prop182 = data.maximum;
+                    if(prop182 !== undefined){
                       const _errs24 = errors;
-                      if(!(typeof data.maximum == "number")){
+                      if(!(typeof prop182 == "number")){
                         const err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                         if(vErrors === null){
                           vErrors = [err13];
@@ -4749,9 +4932,10 @@ function validate67(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.minimum !== undefined){
+                      const prop183 = data.minimum;
+                      if(prop183 !== undefined){
                         const _errs26 = errors;
-                        if(!(typeof data.minimum == "number")){
+                        if(!(typeof prop183 == "number")){
                           const err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err14];
@@ -4767,9 +4951,10 @@ function validate67(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.title !== undefined){
+                        const prop184 = data.title;
+                        if(prop184 !== undefined){
                           const _errs28 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop184 !== "string"){
                             const err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err15];
@@ -4785,8 +4970,9 @@ function validate67(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.type !== undefined){
-                            let data10 = data.type;
+                          const prop185 = data.type;
+                          if(prop185 !== undefined){
+                            let data10 = prop185;
                             const _errs30 = errors;
                             if(typeof data10 !== "string"){
                               const err16 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4847,9 +5033,10 @@ function validate67(data, context){
                   errors++;
                 }
                 else {
-                  if(data.description !== undefined){
+                  const prop186 = data.description;
+                  if(prop186 !== undefined){
                     const _errs35 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop186 !== "string"){
                       const err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err20];
@@ -4865,9 +5052,10 @@ function validate67(data, context){
                     var valid10 = true;
                   }
                   if(valid10){
-                    if(data.maximum !== undefined){
+                    const prop187 = data.maximum;
+                    if(prop187 !== undefined){
                       const _errs37 = errors;
-                      if(!(typeof data.maximum == "number")){
+                      if(!(typeof prop187 == "number")){
                         const err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                         if(vErrors === null){
                           vErrors = [err21];
@@ -4883,9 +5071,10 @@ function validate67(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.minimum !== undefined){
+                      const prop188 = data.minimum;
+                      if(prop188 !== undefined){
                         const _errs39 = errors;
-                        if(!(typeof data.minimum == "number")){
+                        if(!(typeof prop188 == "number")){
                           const err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err22];
@@ -4901,9 +5090,10 @@ function validate67(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.title !== undefined){
+                        const prop189 = data.title;
+                        if(prop189 !== undefined){
                           const _errs41 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop189 !== "string"){
                             const err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err23];
@@ -4919,8 +5109,9 @@ function validate67(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.type !== undefined){
-                            let data15 = data.type;
+                          const prop190 = data.type;
+                          if(prop190 !== undefined){
+                            let data15 = prop190;
                             const _errs43 = errors;
                             if(typeof data15 !== "string"){
                               const err24 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4981,9 +5172,10 @@ function validate67(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop191 = data.default;
+                  if(prop191 !== undefined){
                     const _errs48 = errors;
-                    if(typeof data.default !== "boolean"){
+                    if(typeof prop191 !== "boolean"){
                       const err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
                       if(vErrors === null){
                         vErrors = [err28];
@@ -4999,9 +5191,10 @@ function validate67(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.description !== undefined){
+                    const prop192 = data.description;
+                    if(prop192 !== undefined){
                       const _errs50 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop192 !== "string"){
                         const err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err29];
@@ -5017,9 +5210,10 @@ function validate67(data, context){
                       var valid13 = true;
                     }
                     if(valid13){
-                      if(data.title !== undefined){
+                      const prop193 = data.title;
+                      if(prop193 !== undefined){
                         const _errs52 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop193 !== "string"){
                           const err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err30];
@@ -5035,8 +5229,9 @@ function validate67(data, context){
                         var valid13 = true;
                       }
                       if(valid13){
-                        if(data.type !== undefined){
-                          let data19 = data.type;
+                        const prop194 = data.type;
+                        if(prop194 !== undefined){
+                          let data19 = prop194;
                           const _errs54 = errors;
                           if(typeof data19 !== "string"){
                             const err31 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5133,9 +5328,10 @@ function validate67(data, context){
           errors++;
         }
         else {
-          if(data.description !== undefined){
+          const prop195 = data.description;
+          if(prop195 !== undefined){
             const _errs59 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop195 !== "string"){
               const err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err38];
@@ -5151,8 +5347,9 @@ function validate67(data, context){
             var valid15 = true;
           }
           if(valid15){
-            if(data.enum !== undefined){
-              let data21 = data.enum;
+            const prop196 = data.enum;
+            if(prop196 !== undefined){
+              let data21 = prop196;
               const _errs61 = errors;
               if(errors === _errs61){
                 if(Array.isArray(data21)){
@@ -5193,8 +5390,9 @@ function validate67(data, context){
               var valid15 = true;
             }
             if(valid15){
-              if(data.enumNames !== undefined){
-                let data23 = data.enumNames;
+              const prop197 = data.enumNames;
+              if(prop197 !== undefined){
+                let data23 = prop197;
                 const _errs65 = errors;
                 if(errors === _errs65){
                   if(Array.isArray(data23)){
@@ -5235,9 +5433,10 @@ function validate67(data, context){
                 var valid15 = true;
               }
               if(valid15){
-                if(data.title !== undefined){
+                const prop198 = data.title;
+                if(prop198 !== undefined){
                   const _errs69 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop198 !== "string"){
                     const err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err43];
@@ -5253,8 +5452,9 @@ function validate67(data, context){
                   var valid15 = true;
                 }
                 if(valid15){
-                  if(data.type !== undefined){
-                    let data26 = data.type;
+                  const prop199 = data.type;
+                  if(prop199 !== undefined){
+                    let data26 = prop199;
                     const _errs71 = errors;
                     if(typeof data26 !== "string"){
                       const err44 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5342,8 +5542,9 @@ function validate66(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop200 = data.method;
+        if(prop200 !== undefined){
+          let data0 = prop200;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5359,8 +5560,9 @@ function validate66(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop201 = data.params;
+          if(prop201 !== undefined){
+            let data1 = prop201;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -5370,9 +5572,10 @@ function validate66(data, context){
                   return false;
                 }
                 else {
-                  if(data1.message !== undefined){
+                  const prop202 = data1.message;
+                  if(prop202 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data1.message !== "string"){
+                    if(typeof prop202 !== "string"){
                       validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -5382,8 +5585,9 @@ function validate66(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.requestedSchema !== undefined){
-                      let data3 = data1.requestedSchema;
+                    const prop203 = data1.requestedSchema;
+                    if(prop203 !== undefined){
+                      let data3 = prop203;
                       const _errs7 = errors;
                       if(errors === _errs7){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -5393,8 +5597,9 @@ function validate66(data, context){
                             return false;
                           }
                           else {
-                            if(data3.properties !== undefined){
-                              let data4 = data3.properties;
+                            const prop204 = data3.properties;
+                            if(prop204 !== undefined){
+                              let data4 = prop204;
                               const _errs9 = errors;
                               if(errors === _errs9){
                                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -5421,8 +5626,9 @@ function validate66(data, context){
                               var valid2 = true;
                             }
                             if(valid2){
-                              if(data3.required !== undefined){
-                                let data6 = data3.required;
+                              const prop205 = data3.required;
+                              if(prop205 !== undefined){
+                                let data6 = prop205;
                                 const _errs13 = errors;
                                 if(errors === _errs13){
                                   if(Array.isArray(data6)){
@@ -5451,8 +5657,9 @@ function validate66(data, context){
                                 var valid2 = true;
                               }
                               if(valid2){
-                                if(data3.type !== undefined){
-                                  let data8 = data3.type;
+                                const prop206 = data3.type;
+                                if(prop206 !== undefined){
+                                  let data8 = prop206;
                                   const _errs17 = errors;
                                   if(typeof data8 !== "string"){
                                     validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -5523,8 +5730,9 @@ function validate69(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop207 = data._meta;
+        if(prop207 !== undefined){
+          let data0 = prop207;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5540,8 +5748,9 @@ function validate69(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.action !== undefined){
-            let data1 = data.action;
+          const prop208 = data.action;
+          if(prop208 !== undefined){
+            let data1 = prop208;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
@@ -5557,8 +5766,9 @@ function validate69(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.content !== undefined){
-              let data2 = data.content;
+            const prop209 = data.content;
+            if(prop209 !== undefined){
+              let data2 = prop209;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -5616,8 +5826,9 @@ function validate70(data, context){
   const _errs0 = errors;
   if(errors === _errs0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop210 = data._meta;
+      if(prop210 !== undefined){
+        let data0 = prop210;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5655,9 +5866,10 @@ function validate71(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop211 = data.description;
+        if(prop211 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop211 !== "string"){
             validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -5667,8 +5879,9 @@ function validate71(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.enum !== undefined){
-            let data1 = data.enum;
+          const prop212 = data.enum;
+          if(prop212 !== undefined){
+            let data1 = prop212;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -5697,8 +5910,9 @@ function validate71(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enumNames !== undefined){
-              let data3 = data.enumNames;
+            const prop213 = data.enumNames;
+            if(prop213 !== undefined){
+              let data3 = prop213;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(Array.isArray(data3)){
@@ -5727,9 +5941,10 @@ function validate71(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop214 = data.title;
+              if(prop214 !== undefined){
                 const _errs11 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop214 !== "string"){
                   validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -5739,8 +5954,9 @@ function validate71(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data6 = data.type;
+                const prop215 = data.type;
+                if(prop215 !== undefined){
+                  let data6 = prop215;
                   const _errs13 = errors;
                   if(typeof data6 !== "string"){
                     validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -5787,8 +6003,9 @@ function validate72(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop216 = data.method;
+        if(prop216 !== undefined){
+          let data0 = prop216;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5804,8 +6021,9 @@ function validate72(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop217 = data.params;
+          if(prop217 !== undefined){
+            let data1 = prop217;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -5815,8 +6033,9 @@ function validate72(data, context){
                   return false;
                 }
                 else {
-                  if(data1.arguments !== undefined){
-                    let data2 = data1.arguments;
+                  const prop218 = data1.arguments;
+                  if(prop218 !== undefined){
+                    let data2 = prop218;
                     const _errs5 = errors;
                     if(errors === _errs5){
                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -5843,9 +6062,10 @@ function validate72(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.name !== undefined){
+                    const prop219 = data1.name;
+                    if(prop219 !== undefined){
                       const _errs10 = errors;
-                      if(typeof data1.name !== "string"){
+                      if(typeof prop219 !== "string"){
                         validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -5902,9 +6122,10 @@ function validate74(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
+        const prop220 = data.content;
+        if(prop220 !== undefined){
           const _errs1 = errors;
-          if(!(validate18(data.content))){
+          if(!(validate18(prop220))){
             vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
             errors = vErrors.length;
           }
@@ -5914,8 +6135,9 @@ function validate74(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop221 = data.role;
+          if(prop221 !== undefined){
+            let data1 = prop221;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -5956,8 +6178,9 @@ function validate73(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop222 = data._meta;
+        if(prop222 !== undefined){
+          let data0 = prop222;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5973,9 +6196,10 @@ function validate73(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop223 = data.description;
+          if(prop223 !== undefined){
             const _errs4 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop223 !== "string"){
               validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5985,8 +6209,9 @@ function validate73(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop224 = data.messages;
+            if(prop224 !== undefined){
+              let data2 = prop224;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -6047,9 +6272,10 @@ function validate77(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop225 = data.name;
+        if(prop225 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop225 !== "string"){
             validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6059,9 +6285,10 @@ function validate77(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop226 = data.title;
+          if(prop226 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop226 !== "string"){
               validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6071,9 +6298,10 @@ function validate77(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.version !== undefined){
+            const prop227 = data.version;
+            if(prop227 !== undefined){
               const _errs5 = errors;
-              if(typeof data.version !== "string"){
+              if(typeof prop227 !== "string"){
                 validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6121,8 +6349,9 @@ function validate78(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop228 = data._meta;
+        if(prop228 !== undefined){
+          let data0 = prop228;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6138,14 +6367,16 @@ function validate78(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.capabilities !== undefined){
-            let data1 = data.capabilities;
+          const prop229 = data.capabilities;
+          if(prop229 !== undefined){
+            let data1 = prop229;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.completions !== undefined){
-                  let data2 = data1.completions;
+                const prop230 = data1.completions;
+                if(prop230 !== undefined){
+                  let data2 = prop230;
                   const _errs7 = errors;
                   if(errors === _errs7){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6161,8 +6392,9 @@ function validate78(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.experimental !== undefined){
-                    let data3 = data1.experimental;
+                  const prop231 = data1.experimental;
+                  if(prop231 !== undefined){
+                    let data3 = prop231;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -6194,8 +6426,9 @@ function validate78(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.logging !== undefined){
-                      let data5 = data1.logging;
+                    const prop232 = data1.logging;
+                    if(prop232 !== undefined){
+                      let data5 = prop232;
                       const _errs16 = errors;
                       if(errors === _errs16){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -6211,13 +6444,15 @@ function validate78(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.prompts !== undefined){
-                        let data6 = data1.prompts;
+                      const prop233 = data1.prompts;
+                      if(prop233 !== undefined){
+                        let data6 = prop233;
                         const _errs19 = errors;
                         if(errors === _errs19){
                           if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            if(data6.listChanged !== undefined){
-                              if(typeof data6.listChanged !== "boolean"){
+                            const prop234 = data6.listChanged;
+                            if(prop234 !== undefined){
+                              if(typeof prop234 !== "boolean"){
                                 validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -6234,14 +6469,16 @@ function validate78(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.resources !== undefined){
-                          let data8 = data1.resources;
+                        const prop235 = data1.resources;
+                        if(prop235 !== undefined){
+                          let data8 = prop235;
                           const _errs23 = errors;
                           if(errors === _errs23){
                             if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              if(data8.listChanged !== undefined){
+                              const prop236 = data8.listChanged;
+                              if(prop236 !== undefined){
                                 const _errs25 = errors;
-                                if(typeof data8.listChanged !== "boolean"){
+                                if(typeof prop236 !== "boolean"){
                                   validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                   return false;
                                 }
@@ -6251,9 +6488,10 @@ function validate78(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data8.subscribe !== undefined){
+                                const prop237 = data8.subscribe;
+                                if(prop237 !== undefined){
                                   const _errs27 = errors;
-                                  if(typeof data8.subscribe !== "boolean"){
+                                  if(typeof prop237 !== "boolean"){
                                     validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -6275,13 +6513,15 @@ function validate78(data, context){
                           var valid2 = true;
                         }
                         if(valid2){
-                          if(data1.tools !== undefined){
-                            let data11 = data1.tools;
+                          const prop238 = data1.tools;
+                          if(prop238 !== undefined){
+                            let data11 = prop238;
                             const _errs29 = errors;
                             if(errors === _errs29){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                if(data11.listChanged !== undefined){
-                                  if(typeof data11.listChanged !== "boolean"){
+                                const prop239 = data11.listChanged;
+                                if(prop239 !== undefined){
+                                  if(typeof prop239 !== "boolean"){
                                     validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -6314,9 +6554,10 @@ function validate78(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.instructions !== undefined){
+            const prop240 = data.instructions;
+            if(prop240 !== undefined){
               const _errs33 = errors;
-              if(typeof data.instructions !== "string"){
+              if(typeof prop240 !== "string"){
                 validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6326,9 +6567,10 @@ function validate78(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.protocolVersion !== undefined){
+              const prop241 = data.protocolVersion;
+              if(prop241 !== undefined){
                 const _errs35 = errors;
-                if(typeof data.protocolVersion !== "string"){
+                if(typeof prop241 !== "string"){
                   validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6338,8 +6580,9 @@ function validate78(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.serverInfo !== undefined){
-                  let data15 = data.serverInfo;
+                const prop242 = data.serverInfo;
+                if(prop242 !== undefined){
+                  let data15 = prop242;
                   const _errs37 = errors;
                   const _errs38 = errors;
                   if(errors === _errs38){
@@ -6350,9 +6593,10 @@ function validate78(data, context){
                         return false;
                       }
                       else {
-                        if(data15.name !== undefined){
+                        const prop243 = data15.name;
+                        if(prop243 !== undefined){
                           const _errs40 = errors;
-                          if(typeof data15.name !== "string"){
+                          if(typeof prop243 !== "string"){
                             validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -6362,9 +6606,10 @@ function validate78(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data15.title !== undefined){
+                          const prop244 = data15.title;
+                          if(prop244 !== undefined){
                             const _errs42 = errors;
-                            if(typeof data15.title !== "string"){
+                            if(typeof prop244 !== "string"){
                               validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -6374,9 +6619,10 @@ function validate78(data, context){
                             var valid8 = true;
                           }
                           if(valid8){
-                            if(data15.version !== undefined){
+                            const prop245 = data15.version;
+                            if(prop245 !== undefined){
                               const _errs44 = errors;
-                              if(typeof data15.version !== "string"){
+                              if(typeof prop245 !== "string"){
                                 validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -6431,8 +6677,9 @@ function validate79(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop246 = data.method;
+        if(prop246 !== undefined){
+          let data0 = prop246;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6448,13 +6695,15 @@ function validate79(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop247 = data.params;
+          if(prop247 !== undefined){
+            let data1 = prop247;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop248 = data1._meta;
+                if(prop248 !== undefined){
+                  let data2 = prop248;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6508,8 +6757,9 @@ function validate80(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop249 = data.error;
+        if(prop249 !== undefined){
+          let data0 = prop249;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6519,8 +6769,9 @@ function validate80(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop250 = data0.code;
+                if(prop250 !== undefined){
+                  let data1 = prop250;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate80.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -6532,9 +6783,10 @@ function validate80(data, context){
                   var valid1 = true;
                 }
                 if(valid1){
-                  if(data0.message !== undefined){
+                  const prop251 = data0.message;
+                  if(prop251 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop251 !== "string"){
                       validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -6557,8 +6809,9 @@ function validate80(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop252 = data.id;
+          if(prop252 !== undefined){
+            let data3 = prop252;
             const _errs7 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
@@ -6570,8 +6823,9 @@ function validate80(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop253 = data.jsonrpc;
+            if(prop253 !== undefined){
+              let data4 = prop253;
               const _errs10 = errors;
               if(typeof data4 !== "string"){
                 validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6625,8 +6879,9 @@ function validate82(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop254 = data.id;
+        if(prop254 !== undefined){
+          let data0 = prop254;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate82.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
@@ -6638,8 +6893,9 @@ function validate82(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop255 = data.jsonrpc;
+          if(prop255 !== undefined){
+            let data1 = prop255;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6655,9 +6911,10 @@ function validate82(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop256 = data.method;
+            if(prop256 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop256 !== "string"){
                 validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6667,18 +6924,21 @@ function validate82(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop257 = data.params;
+              if(prop257 !== undefined){
+                let data3 = prop257;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    if(data3._meta !== undefined){
-                      let data4 = data3._meta;
+                    const prop258 = data3._meta;
+                    if(prop258 !== undefined){
+                      let data4 = prop258;
                       const _errs11 = errors;
                       if(errors === _errs11){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          if(data4.progressToken !== undefined){
-                            let data5 = data4.progressToken;
+                          const prop259 = data4.progressToken;
+                          if(prop259 !== undefined){
+                            let data5 = prop259;
                             if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
                               validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
                               return false;
@@ -6733,8 +6993,9 @@ function validate84(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop260 = data.id;
+        if(prop260 !== undefined){
+          let data0 = prop260;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate84.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
@@ -6746,8 +7007,9 @@ function validate84(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop261 = data.jsonrpc;
+          if(prop261 !== undefined){
+            let data1 = prop261;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6763,14 +7025,16 @@ function validate84(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop262 = data.result;
+            if(prop262 !== undefined){
+              let data2 = prop262;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop263 = data2._meta;
+                  if(prop263 !== undefined){
+                    let data3 = prop263;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -6837,8 +7101,9 @@ function validate81(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop264 = data.jsonrpc;
+          if(prop264 !== undefined){
+            let data0 = prop264;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -6866,9 +7131,10 @@ function validate81(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop265 = data.method;
+            if(prop265 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop265 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -6884,13 +7150,15 @@ function validate81(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop266 = data.params;
+              if(prop266 !== undefined){
+                let data2 = prop266;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop267 = data2._meta;
+                    if(prop267 !== undefined){
+                      let data3 = prop267;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -7004,8 +7272,9 @@ function validate87(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop268 = data.jsonrpc;
+        if(prop268 !== undefined){
+          let data0 = prop268;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7021,9 +7290,10 @@ function validate87(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop269 = data.method;
+          if(prop269 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop269 !== "string"){
               validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7033,13 +7303,15 @@ function validate87(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop270 = data.params;
+            if(prop270 !== undefined){
+              let data2 = prop270;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop271 = data2._meta;
+                  if(prop271 !== undefined){
+                    let data3 = prop271;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -7097,8 +7369,9 @@ function validate88(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop272 = data.method;
+        if(prop272 !== undefined){
+          let data0 = prop272;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7114,13 +7387,15 @@ function validate88(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop273 = data.params;
+          if(prop273 !== undefined){
+            let data1 = prop273;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop274 = data1.cursor;
+                if(prop274 !== undefined){
+                  if(typeof prop274 !== "string"){
                     validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7174,8 +7449,9 @@ function validate90(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop275 = data._meta;
+        if(prop275 !== undefined){
+          let data0 = prop275;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7191,8 +7467,9 @@ function validate90(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop276 = data.arguments;
+          if(prop276 !== undefined){
+            let data1 = prop276;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -7210,9 +7487,10 @@ function validate90(data, context){
                         return false;
                       }
                       else {
-                        if(data2.description !== undefined){
+                        const prop277 = data2.description;
+                        if(prop277 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.description !== "string"){
+                          if(typeof prop277 !== "string"){
                             validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -7222,9 +7500,10 @@ function validate90(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.name !== undefined){
+                          const prop278 = data2.name;
+                          if(prop278 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop278 !== "string"){
                               validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -7234,9 +7513,10 @@ function validate90(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.required !== undefined){
+                            const prop279 = data2.required;
+                            if(prop279 !== undefined){
                               const _errs13 = errors;
-                              if(typeof data2.required !== "boolean"){
+                              if(typeof prop279 !== "boolean"){
                                 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -7246,9 +7526,10 @@ function validate90(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.title !== undefined){
+                              const prop280 = data2.title;
+                              if(prop280 !== undefined){
                                 const _errs15 = errors;
-                                if(typeof data2.title !== "string"){
+                                if(typeof prop280 !== "string"){
                                   validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -7284,9 +7565,10 @@ function validate90(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop281 = data.description;
+            if(prop281 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop281 !== "string"){
                 validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7296,9 +7578,10 @@ function validate90(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop282 = data.name;
+              if(prop282 !== undefined){
                 const _errs19 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop282 !== "string"){
                   validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7308,9 +7591,10 @@ function validate90(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop283 = data.title;
+                if(prop283 !== undefined){
                   const _errs21 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop283 !== "string"){
                     validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7348,8 +7632,9 @@ function validate89(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop284 = data._meta;
+        if(prop284 !== undefined){
+          let data0 = prop284;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7365,9 +7650,10 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop285 = data.nextCursor;
+          if(prop285 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop285 !== "string"){
               validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7377,8 +7663,9 @@ function validate89(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data2 = data.prompts;
+            const prop286 = data.prompts;
+            if(prop286 !== undefined){
+              let data2 = prop286;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -7436,8 +7723,9 @@ function validate92(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop287 = data.method;
+        if(prop287 !== undefined){
+          let data0 = prop287;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7453,13 +7741,15 @@ function validate92(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop288 = data.params;
+          if(prop288 !== undefined){
+            let data1 = prop288;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop289 = data1.cursor;
+                if(prop289 !== undefined){
+                  if(typeof prop289 !== "string"){
                     validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7510,8 +7800,9 @@ function validate94(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop290 = data._meta;
+        if(prop290 !== undefined){
+          let data0 = prop290;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7527,9 +7818,10 @@ function validate94(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop291 = data.annotations;
+          if(prop291 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop291))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -7539,9 +7831,10 @@ function validate94(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop292 = data.description;
+            if(prop292 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop292 !== "string"){
                 validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7551,9 +7844,10 @@ function validate94(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop293 = data.mimeType;
+              if(prop293 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop293 !== "string"){
                   validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7563,9 +7857,10 @@ function validate94(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop294 = data.name;
+                if(prop294 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop294 !== "string"){
                     validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7575,9 +7870,10 @@ function validate94(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop295 = data.title;
+                  if(prop295 !== undefined){
                     const _errs11 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop295 !== "string"){
                       validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -7587,9 +7883,10 @@ function validate94(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.uriTemplate !== undefined){
+                    const prop296 = data.uriTemplate;
+                    if(prop296 !== undefined){
                       const _errs13 = errors;
-                      if(typeof data.uriTemplate !== "string"){
+                      if(typeof prop296 !== "string"){
                         validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -7629,8 +7926,9 @@ function validate93(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop297 = data._meta;
+        if(prop297 !== undefined){
+          let data0 = prop297;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7646,9 +7944,10 @@ function validate93(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop298 = data.nextCursor;
+          if(prop298 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop298 !== "string"){
               validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7658,8 +7957,9 @@ function validate93(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resourceTemplates !== undefined){
-              let data2 = data.resourceTemplates;
+            const prop299 = data.resourceTemplates;
+            if(prop299 !== undefined){
+              let data2 = prop299;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -7717,8 +8017,9 @@ function validate97(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop300 = data.method;
+        if(prop300 !== undefined){
+          let data0 = prop300;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7734,13 +8035,15 @@ function validate97(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop301 = data.params;
+          if(prop301 !== undefined){
+            let data1 = prop301;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop302 = data1.cursor;
+                if(prop302 !== undefined){
+                  if(typeof prop302 !== "string"){
                     validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7791,8 +8094,9 @@ function validate99(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop303 = data._meta;
+        if(prop303 !== undefined){
+          let data0 = prop303;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7808,9 +8112,10 @@ function validate99(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop304 = data.annotations;
+          if(prop304 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop304))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -7820,9 +8125,10 @@ function validate99(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop305 = data.description;
+            if(prop305 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop305 !== "string"){
                 validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7832,9 +8138,10 @@ function validate99(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop306 = data.mimeType;
+              if(prop306 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop306 !== "string"){
                   validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7844,9 +8151,10 @@ function validate99(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop307 = data.name;
+                if(prop307 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop307 !== "string"){
                     validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7856,8 +8164,9 @@ function validate99(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.size !== undefined){
-                    let data5 = data.size;
+                  const prop308 = data.size;
+                  if(prop308 !== undefined){
+                    let data5 = prop308;
                     const _errs11 = errors;
                     if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                       validate99.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -7869,9 +8178,10 @@ function validate99(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop309 = data.title;
+                    if(prop309 !== undefined){
                       const _errs13 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop309 !== "string"){
                         validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -7881,9 +8191,10 @@ function validate99(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.uri !== undefined){
+                      const prop310 = data.uri;
+                      if(prop310 !== undefined){
                         const _errs15 = errors;
-                        if(typeof data.uri !== "string"){
+                        if(typeof prop310 !== "string"){
                           validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -7924,8 +8235,9 @@ function validate98(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop311 = data._meta;
+        if(prop311 !== undefined){
+          let data0 = prop311;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7941,9 +8253,10 @@ function validate98(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop312 = data.nextCursor;
+          if(prop312 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop312 !== "string"){
               validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7953,8 +8266,9 @@ function validate98(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resources !== undefined){
-              let data2 = data.resources;
+            const prop313 = data.resources;
+            if(prop313 !== undefined){
+              let data2 = prop313;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -8015,8 +8329,9 @@ function validate102(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop314 = data.method;
+        if(prop314 !== undefined){
+          let data0 = prop314;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8032,18 +8347,21 @@ function validate102(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop315 = data.params;
+          if(prop315 !== undefined){
+            let data1 = prop315;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop316 = data1._meta;
+                if(prop316 !== undefined){
+                  let data2 = prop316;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop317 = data2.progressToken;
+                      if(prop317 !== undefined){
+                        let data3 = prop317;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
                           return false;
@@ -8099,8 +8417,9 @@ function validate103(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop318 = data.method;
+        if(prop318 !== undefined){
+          let data0 = prop318;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8116,13 +8435,15 @@ function validate103(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop319 = data.params;
+          if(prop319 !== undefined){
+            let data1 = prop319;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop320 = data1.cursor;
+                if(prop320 !== undefined){
+                  if(typeof prop320 !== "string"){
                     validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -8176,8 +8497,9 @@ function validate105(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop321 = data._meta;
+        if(prop321 !== undefined){
+          let data0 = prop321;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8193,15 +8515,17 @@ function validate105(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            let data1 = data.annotations;
+          const prop322 = data.annotations;
+          if(prop322 !== undefined){
+            let data1 = prop322;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.destructiveHint !== undefined){
+                const prop323 = data1.destructiveHint;
+                if(prop323 !== undefined){
                   const _errs7 = errors;
-                  if(typeof data1.destructiveHint !== "boolean"){
+                  if(typeof prop323 !== "boolean"){
                     validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -8211,9 +8535,10 @@ function validate105(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.idempotentHint !== undefined){
+                  const prop324 = data1.idempotentHint;
+                  if(prop324 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data1.idempotentHint !== "boolean"){
+                    if(typeof prop324 !== "boolean"){
                       validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -8223,9 +8548,10 @@ function validate105(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.openWorldHint !== undefined){
+                    const prop325 = data1.openWorldHint;
+                    if(prop325 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.openWorldHint !== "boolean"){
+                      if(typeof prop325 !== "boolean"){
                         validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -8235,9 +8561,10 @@ function validate105(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.readOnlyHint !== undefined){
+                      const prop326 = data1.readOnlyHint;
+                      if(prop326 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.readOnlyHint !== "boolean"){
+                        if(typeof prop326 !== "boolean"){
                           validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -8247,9 +8574,10 @@ function validate105(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.title !== undefined){
+                        const prop327 = data1.title;
+                        if(prop327 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data1.title !== "string"){
+                          if(typeof prop327 !== "string"){
                             validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -8274,9 +8602,10 @@ function validate105(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop328 = data.description;
+            if(prop328 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop328 !== "string"){
                 validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -8286,8 +8615,9 @@ function validate105(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.inputSchema !== undefined){
-                let data8 = data.inputSchema;
+              const prop329 = data.inputSchema;
+              if(prop329 !== undefined){
+                let data8 = prop329;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -8297,8 +8627,9 @@ function validate105(data, context){
                       return false;
                     }
                     else {
-                      if(data8.properties !== undefined){
-                        let data9 = data8.properties;
+                      const prop330 = data8.properties;
+                      if(prop330 !== undefined){
+                        let data9 = prop330;
                         const _errs21 = errors;
                         if(errors === _errs21){
                           if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
@@ -8330,8 +8661,9 @@ function validate105(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data8.required !== undefined){
-                          let data11 = data8.required;
+                        const prop331 = data8.required;
+                        if(prop331 !== undefined){
+                          let data11 = prop331;
                           const _errs27 = errors;
                           if(errors === _errs27){
                             if(Array.isArray(data11)){
@@ -8360,8 +8692,9 @@ function validate105(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data8.type !== undefined){
-                            let data13 = data8.type;
+                          const prop332 = data8.type;
+                          if(prop332 !== undefined){
+                            let data13 = prop332;
                             const _errs31 = errors;
                             if(typeof data13 !== "string"){
                               validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8391,9 +8724,10 @@ function validate105(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop333 = data.name;
+                if(prop333 !== undefined){
                   const _errs33 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop333 !== "string"){
                     validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -8403,8 +8737,9 @@ function validate105(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.outputSchema !== undefined){
-                    let data15 = data.outputSchema;
+                  const prop334 = data.outputSchema;
+                  if(prop334 !== undefined){
+                    let data15 = prop334;
                     const _errs35 = errors;
                     if(errors === _errs35){
                       if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
@@ -8414,8 +8749,9 @@ function validate105(data, context){
                           return false;
                         }
                         else {
-                          if(data15.properties !== undefined){
-                            let data16 = data15.properties;
+                          const prop335 = data15.properties;
+                          if(prop335 !== undefined){
+                            let data16 = prop335;
                             const _errs37 = errors;
                             if(errors === _errs37){
                               if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
@@ -8447,8 +8783,9 @@ function validate105(data, context){
                             var valid6 = true;
                           }
                           if(valid6){
-                            if(data15.required !== undefined){
-                              let data18 = data15.required;
+                            const prop336 = data15.required;
+                            if(prop336 !== undefined){
+                              let data18 = prop336;
                               const _errs43 = errors;
                               if(errors === _errs43){
                                 if(Array.isArray(data18)){
@@ -8477,8 +8814,9 @@ function validate105(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data15.type !== undefined){
-                                let data20 = data15.type;
+                              const prop337 = data15.type;
+                              if(prop337 !== undefined){
+                                let data20 = prop337;
                                 const _errs47 = errors;
                                 if(typeof data20 !== "string"){
                                   validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8508,9 +8846,10 @@ function validate105(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop338 = data.title;
+                    if(prop338 !== undefined){
                       const _errs49 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop338 !== "string"){
                         validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -8550,8 +8889,9 @@ function validate104(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop339 = data._meta;
+        if(prop339 !== undefined){
+          let data0 = prop339;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8567,9 +8907,10 @@ function validate104(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop340 = data.nextCursor;
+          if(prop340 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop340 !== "string"){
               validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8579,8 +8920,9 @@ function validate104(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.tools !== undefined){
-              let data2 = data.tools;
+            const prop341 = data.tools;
+            if(prop341 !== undefined){
+              let data2 = prop341;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -8662,8 +9004,9 @@ function validate108(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop342 = data.method;
+        if(prop342 !== undefined){
+          let data0 = prop342;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8679,8 +9022,9 @@ function validate108(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop343 = data.params;
+          if(prop343 !== undefined){
+            let data1 = prop343;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8690,8 +9034,9 @@ function validate108(data, context){
                   return false;
                 }
                 else {
-                  if(data1.level !== undefined){
-                    let data2 = data1.level;
+                  const prop344 = data1.level;
+                  if(prop344 !== undefined){
+                    let data2 = prop344;
                     const _errs5 = errors;
                     if(typeof data2 !== "string"){
                       validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -8707,9 +9052,10 @@ function validate108(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.logger !== undefined){
+                    const prop345 = data1.logger;
+                    if(prop345 !== undefined){
                       const _errs8 = errors;
-                      if(typeof data1.logger !== "string"){
+                      if(typeof prop345 !== "string"){
                         validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -8754,8 +9100,9 @@ function validate109(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop346 = data.name;
+      if(prop346 !== undefined){
+        if(typeof prop346 !== "string"){
           validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -8793,9 +9140,10 @@ function validate110(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop347 = data.method;
+        if(prop347 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop347 !== "string"){
             validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -8805,13 +9153,15 @@ function validate110(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop348 = data.params;
+          if(prop348 !== undefined){
+            let data1 = prop348;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop349 = data1._meta;
+                if(prop349 !== undefined){
+                  let data2 = prop349;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8862,9 +9212,10 @@ function validate111(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop350 = data.description;
+        if(prop350 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop350 !== "string"){
             validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -8874,9 +9225,10 @@ function validate111(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.maximum !== undefined){
+          const prop351 = data.maximum;
+          if(prop351 !== undefined){
             const _errs3 = errors;
-            if(!(typeof data.maximum == "number")){
+            if(!(typeof prop351 == "number")){
               validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
               return false;
             }
@@ -8886,9 +9238,10 @@ function validate111(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.minimum !== undefined){
+            const prop352 = data.minimum;
+            if(prop352 !== undefined){
               const _errs5 = errors;
-              if(!(typeof data.minimum == "number")){
+              if(!(typeof prop352 == "number")){
                 validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -8898,9 +9251,10 @@ function validate111(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop353 = data.title;
+              if(prop353 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop353 !== "string"){
                   validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -8910,8 +9264,9 @@ function validate111(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop354 = data.type;
+                if(prop354 !== undefined){
+                  let data4 = prop354;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8961,9 +9316,10 @@ function validate112(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop355 = data.method;
+        if(prop355 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop355 !== "string"){
             validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -8973,13 +9329,15 @@ function validate112(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop356 = data.params;
+          if(prop356 !== undefined){
+            let data1 = prop356;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.cursor !== undefined){
-                  if(typeof data1.cursor !== "string"){
+                const prop357 = data1.cursor;
+                if(prop357 !== undefined){
+                  if(typeof prop357 !== "string"){
                     validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -9021,8 +9379,9 @@ function validate113(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop358 = data._meta;
+      if(prop358 !== undefined){
+        let data0 = prop358;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -9038,9 +9397,10 @@ function validate113(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.nextCursor !== undefined){
+        const prop359 = data.nextCursor;
+        if(prop359 !== undefined){
           const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
+          if(typeof prop359 !== "string"){
             validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9106,9 +9466,10 @@ function validate115(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop360 = data.description;
+        if(prop360 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop360 !== "string"){
             validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9118,9 +9479,10 @@ function validate115(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop361 = data.name;
+          if(prop361 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop361 !== "string"){
               validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -9130,9 +9492,10 @@ function validate115(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop362 = data.required;
+            if(prop362 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop362 !== "boolean"){
                 validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -9142,9 +9505,10 @@ function validate115(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop363 = data.title;
+              if(prop363 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop363 !== "string"){
                   validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -9187,8 +9551,9 @@ function validate116(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop364 = data.method;
+        if(prop364 !== undefined){
+          let data0 = prop364;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9204,13 +9569,15 @@ function validate116(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop365 = data.params;
+          if(prop365 !== undefined){
+            let data1 = prop365;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop366 = data1._meta;
+                if(prop366 !== undefined){
+                  let data2 = prop366;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9264,9 +9631,10 @@ function validate117(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop367 = data.name;
+        if(prop367 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop367 !== "string"){
             validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9276,9 +9644,10 @@ function validate117(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop368 = data.title;
+          if(prop368 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop368 !== "string"){
               validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -9288,8 +9657,9 @@ function validate117(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
+            const prop369 = data.type;
+            if(prop369 !== undefined){
+              let data2 = prop369;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -9334,8 +9704,9 @@ function validate118(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop370 = data.method;
+        if(prop370 !== undefined){
+          let data0 = prop370;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9351,8 +9722,9 @@ function validate118(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop371 = data.params;
+          if(prop371 !== undefined){
+            let data1 = prop371;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9362,8 +9734,9 @@ function validate118(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop372 = data1.uri;
+                  if(prop372 !== undefined){
+                    if(typeof prop372 !== "string"){
                       validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -9412,8 +9785,9 @@ function validate119(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop373 = data._meta;
+        if(prop373 !== undefined){
+          let data0 = prop373;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -9429,8 +9803,9 @@ function validate119(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.contents !== undefined){
-            let data1 = data.contents;
+          const prop374 = data.contents;
+          if(prop374 !== undefined){
+            let data1 = prop374;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -9457,8 +9832,9 @@ function validate119(data, context){
                         errors++;
                       }
                       else {
-                        if(data2._meta !== undefined){
-                          let data3 = data2._meta;
+                        const prop375 = data2._meta;
+                        if(prop375 !== undefined){
+                          let data3 = prop375;
                           const _errs11 = errors;
                           if(errors === _errs11){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -9480,9 +9856,10 @@ function validate119(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.mimeType !== undefined){
+                          const prop376 = data2.mimeType;
+                          if(prop376 !== undefined){
                             const _errs14 = errors;
-                            if(typeof data2.mimeType !== "string"){
+                            if(typeof prop376 !== "string"){
                               const err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err2];
@@ -9498,9 +9875,10 @@ function validate119(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.text !== undefined){
+                            const prop377 = data2.text;
+                            if(prop377 !== undefined){
                               const _errs16 = errors;
-                              if(typeof data2.text !== "string"){
+                              if(typeof prop377 !== "string"){
                                 const err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err3];
@@ -9516,9 +9894,10 @@ function validate119(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data2.uri !== undefined){
+                              const prop378 = data2.uri;
+                              if(prop378 !== undefined){
                                 const _errs18 = errors;
-                                if(typeof data2.uri !== "string"){
+                                if(typeof prop378 !== "string"){
                                   const err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err4];
@@ -9568,8 +9947,9 @@ function validate119(data, context){
                           errors++;
                         }
                         else {
-                          if(data2._meta !== undefined){
-                            let data7 = data2._meta;
+                          const prop379 = data2._meta;
+                          if(prop379 !== undefined){
+                            let data7 = prop379;
                             const _errs23 = errors;
                             if(errors === _errs23){
                               if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -9591,9 +9971,10 @@ function validate119(data, context){
                             var valid6 = true;
                           }
                           if(valid6){
-                            if(data2.blob !== undefined){
+                            const prop380 = data2.blob;
+                            if(prop380 !== undefined){
                               const _errs26 = errors;
-                              if(typeof data2.blob !== "string"){
+                              if(typeof prop380 !== "string"){
                                 const err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err8];
@@ -9609,9 +9990,10 @@ function validate119(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data2.mimeType !== undefined){
+                              const prop381 = data2.mimeType;
+                              if(prop381 !== undefined){
                                 const _errs28 = errors;
-                                if(typeof data2.mimeType !== "string"){
+                                if(typeof prop381 !== "string"){
                                   const err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err9];
@@ -9627,9 +10009,10 @@ function validate119(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data2.uri !== undefined){
+                                const prop382 = data2.uri;
+                                if(prop382 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data2.uri !== "string"){
+                                  if(typeof prop382 !== "string"){
                                     const err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                     if(vErrors === null){
                                       vErrors = [err10];
@@ -9734,9 +10117,10 @@ function validate120(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop383 = data.method;
+        if(prop383 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop383 !== "string"){
             validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9746,18 +10130,21 @@ function validate120(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop384 = data.params;
+          if(prop384 !== undefined){
+            let data1 = prop384;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop385 = data1._meta;
+                if(prop385 !== undefined){
+                  let data2 = prop385;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      if(data2.progressToken !== undefined){
-                        let data3 = data2.progressToken;
+                      const prop386 = data2.progressToken;
+                      if(prop386 !== undefined){
+                        let data3 = prop386;
                         if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                           validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
                           return false;
@@ -9833,8 +10220,9 @@ function validate122(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop387 = data._meta;
+        if(prop387 !== undefined){
+          let data0 = prop387;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -9850,9 +10238,10 @@ function validate122(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop388 = data.mimeType;
+          if(prop388 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop388 !== "string"){
               validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -9862,9 +10251,10 @@ function validate122(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop389 = data.uri;
+            if(prop389 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop389 !== "string"){
                 validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -9909,8 +10299,9 @@ function validate123(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop390 = data.method;
+        if(prop390 !== undefined){
+          let data0 = prop390;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9926,13 +10317,15 @@ function validate123(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop391 = data.params;
+          if(prop391 !== undefined){
+            let data1 = prop391;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop392 = data1._meta;
+                if(prop392 !== undefined){
+                  let data2 = prop392;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9986,8 +10379,9 @@ function validate124(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop393 = data.type;
+        if(prop393 !== undefined){
+          let data0 = prop393;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -10003,9 +10397,10 @@ function validate124(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop394 = data.uri;
+          if(prop394 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop394 !== "string"){
               validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -10046,8 +10441,9 @@ function validate125(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop395 = data.method;
+        if(prop395 !== undefined){
+          let data0 = prop395;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10063,8 +10459,9 @@ function validate125(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop396 = data.params;
+          if(prop396 !== undefined){
+            let data1 = prop396;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -10074,8 +10471,9 @@ function validate125(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop397 = data1.uri;
+                  if(prop397 !== undefined){
+                    if(typeof prop397 !== "string"){
                       validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -10115,8 +10513,9 @@ function validate126(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop398 = data._meta;
+      if(prop398 !== undefined){
+        let data0 = prop398;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -10175,8 +10574,9 @@ function validate128(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop399 = data._meta;
+        if(prop399 !== undefined){
+          let data0 = prop399;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -10192,9 +10592,10 @@ function validate128(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop400 = data.name;
+          if(prop400 !== undefined){
             const _errs4 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop400 !== "string"){
               validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -10204,9 +10605,10 @@ function validate128(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop401 = data.uri;
+            if(prop401 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop401 !== "string"){
                 validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -10245,8 +10647,9 @@ function validate129(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop402 = data.method;
+        if(prop402 !== undefined){
+          let data0 = prop402;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10262,13 +10665,15 @@ function validate129(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop403 = data.params;
+          if(prop403 !== undefined){
+            let data1 = prop403;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop404 = data1._meta;
+                if(prop404 !== undefined){
+                  let data2 = prop404;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -10316,8 +10721,9 @@ function validate130(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
+      const prop405 = data.completions;
+      if(prop405 !== undefined){
+        let data0 = prop405;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -10333,8 +10739,9 @@ function validate130(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
+        const prop406 = data.experimental;
+        if(prop406 !== undefined){
+          let data1 = prop406;
           const _errs4 = errors;
           if(errors === _errs4){
             if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -10366,8 +10773,9 @@ function validate130(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.logging !== undefined){
-            let data3 = data.logging;
+          const prop407 = data.logging;
+          if(prop407 !== undefined){
+            let data3 = prop407;
             const _errs10 = errors;
             if(errors === _errs10){
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -10383,13 +10791,15 @@ function validate130(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data4 = data.prompts;
+            const prop408 = data.prompts;
+            if(prop408 !== undefined){
+              let data4 = prop408;
               const _errs13 = errors;
               if(errors === _errs13){
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.listChanged !== undefined){
-                    if(typeof data4.listChanged !== "boolean"){
+                  const prop409 = data4.listChanged;
+                  if(prop409 !== undefined){
+                    if(typeof prop409 !== "boolean"){
                       validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -10406,14 +10816,16 @@ function validate130(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resources !== undefined){
-                let data6 = data.resources;
+              const prop410 = data.resources;
+              if(prop410 !== undefined){
+                let data6 = prop410;
                 const _errs17 = errors;
                 if(errors === _errs17){
                   if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    if(data6.listChanged !== undefined){
+                    const prop411 = data6.listChanged;
+                    if(prop411 !== undefined){
                       const _errs19 = errors;
-                      if(typeof data6.listChanged !== "boolean"){
+                      if(typeof prop411 !== "boolean"){
                         validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -10423,9 +10835,10 @@ function validate130(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data6.subscribe !== undefined){
+                      const prop412 = data6.subscribe;
+                      if(prop412 !== undefined){
                         const _errs21 = errors;
-                        if(typeof data6.subscribe !== "boolean"){
+                        if(typeof prop412 !== "boolean"){
                           validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -10447,13 +10860,15 @@ function validate130(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.tools !== undefined){
-                  let data9 = data.tools;
+                const prop413 = data.tools;
+                if(prop413 !== undefined){
+                  let data9 = prop413;
                   const _errs23 = errors;
                   if(errors === _errs23){
                     if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      if(data9.listChanged !== undefined){
-                        if(typeof data9.listChanged !== "boolean"){
+                      const prop414 = data9.listChanged;
+                      if(prop414 !== undefined){
+                        if(typeof prop414 !== "boolean"){
                           validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -10531,8 +10946,9 @@ function validate131(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data0 = data.method;
+                  const prop415 = data.method;
+                  if(prop415 !== undefined){
+                    let data0 = prop415;
                     const _errs7 = errors;
                     if(typeof data0 !== "string"){
                       validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10548,13 +10964,15 @@ function validate131(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.params !== undefined){
-                      let data1 = data.params;
+                    const prop416 = data.params;
+                    if(prop416 !== undefined){
+                      let data1 = prop416;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          if(data1._meta !== undefined){
-                            let data2 = data1._meta;
+                          const prop417 = data1._meta;
+                          if(prop417 !== undefined){
+                            let data2 = prop417;
                             const _errs12 = errors;
                             if(errors === _errs12){
                               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -10595,8 +11013,9 @@ function validate131(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data3 = data.method;
+                  const prop418 = data.method;
+                  if(prop418 !== undefined){
+                    let data3 = prop418;
                     const _errs18 = errors;
                     if(typeof data3 !== "string"){
                       validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10612,8 +11031,9 @@ function validate131(data, context){
                     var valid9 = true;
                   }
                   if(valid9){
-                    if(data.params !== undefined){
-                      let data4 = data.params;
+                    const prop419 = data.params;
+                    if(prop419 !== undefined){
+                      let data4 = prop419;
                       const _errs20 = errors;
                       if(errors === _errs20){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -10623,8 +11043,9 @@ function validate131(data, context){
                             return false;
                           }
                           else {
-                            if(data4.uri !== undefined){
-                              if(typeof data4.uri !== "string"){
+                            const prop420 = data4.uri;
+                            if(prop420 !== undefined){
+                              if(typeof prop420 !== "string"){
                                 validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -10660,8 +11081,9 @@ function validate131(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data6 = data.method;
+                  const prop421 = data.method;
+                  if(prop421 !== undefined){
+                    let data6 = prop421;
                     const _errs27 = errors;
                     if(typeof data6 !== "string"){
                       validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10677,13 +11099,15 @@ function validate131(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.params !== undefined){
-                      let data7 = data.params;
+                    const prop422 = data.params;
+                    if(prop422 !== undefined){
+                      let data7 = prop422;
                       const _errs29 = errors;
                       if(errors === _errs29){
                         if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          if(data7._meta !== undefined){
-                            let data8 = data7._meta;
+                          const prop423 = data7._meta;
+                          if(prop423 !== undefined){
+                            let data8 = prop423;
                             const _errs32 = errors;
                             if(errors === _errs32){
                               if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -10724,8 +11148,9 @@ function validate131(data, context){
                   return false;
                 }
                 else {
-                  if(data.method !== undefined){
-                    let data9 = data.method;
+                  const prop424 = data.method;
+                  if(prop424 !== undefined){
+                    let data9 = prop424;
                     const _errs38 = errors;
                     if(typeof data9 !== "string"){
                       validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10741,13 +11166,15 @@ function validate131(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.params !== undefined){
-                      let data10 = data.params;
+                    const prop425 = data.params;
+                    if(prop425 !== undefined){
+                      let data10 = prop425;
                       const _errs40 = errors;
                       if(errors === _errs40){
                         if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          if(data10._meta !== undefined){
-                            let data11 = data10._meta;
+                          const prop426 = data10._meta;
+                          if(prop426 !== undefined){
+                            let data11 = prop426;
                             const _errs43 = errors;
                             if(errors === _errs43){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -10888,8 +11315,9 @@ function validate140(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop427 = data._meta;
+      if(prop427 !== undefined){
+        let data0 = prop427;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -11001,8 +11429,9 @@ function validate140(data, context){
                           errors++;
                         }
                         else {
-                          if(data._meta !== undefined){
-                            let data1 = data._meta;
+                          const prop428 = data._meta;
+                          if(prop428 !== undefined){
+                            let data1 = prop428;
                             const _errs19 = errors;
                             if(errors === _errs19){
                               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -11024,8 +11453,9 @@ function validate140(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.completion !== undefined){
-                              let data2 = data.completion;
+                            const prop429 = data.completion;
+                            if(prop429 !== undefined){
+                              let data2 = prop429;
                               const _errs22 = errors;
                               if(errors === _errs22){
                                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11041,9 +11471,10 @@ function validate140(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data2.hasMore !== undefined){
+                                    const prop430 = data2.hasMore;
+                                    if(prop430 !== undefined){
                                       const _errs24 = errors;
-                                      if(typeof data2.hasMore !== "boolean"){
+                                      if(typeof prop430 !== "boolean"){
                                         const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
                                         if(vErrors === null){
                                           vErrors = [err5];
@@ -11059,8 +11490,9 @@ function validate140(data, context){
                                       var valid5 = true;
                                     }
                                     if(valid5){
-                                      if(data2.total !== undefined){
-                                        let data4 = data2.total;
+                                      const prop431 = data2.total;
+                                      if(prop431 !== undefined){
+                                        let data4 = prop431;
                                         const _errs26 = errors;
                                         if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                                           const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
@@ -11078,8 +11510,9 @@ function validate140(data, context){
                                         var valid5 = true;
                                       }
                                       if(valid5){
-                                        if(data2.values !== undefined){
-                                          let data5 = data2.values;
+                                        const prop432 = data2.values;
+                                        if(prop432 !== undefined){
+                                          let data5 = prop432;
                                           const _errs28 = errors;
                                           if(errors === _errs28){
                                             if(Array.isArray(data5)){
@@ -11211,9 +11644,10 @@ function validate149(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop433 = data.description;
+        if(prop433 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop433 !== "string"){
             validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -11223,8 +11657,9 @@ function validate149(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.format !== undefined){
-            let data1 = data.format;
+          const prop434 = data.format;
+          if(prop434 !== undefined){
+            let data1 = prop434;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
@@ -11240,8 +11675,9 @@ function validate149(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.maxLength !== undefined){
-              let data2 = data.maxLength;
+            const prop435 = data.maxLength;
+            if(prop435 !== undefined){
+              let data2 = prop435;
               const _errs5 = errors;
               if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
                 validate149.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
@@ -11253,8 +11689,9 @@ function validate149(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.minLength !== undefined){
-                let data3 = data.minLength;
+              const prop436 = data.minLength;
+              if(prop436 !== undefined){
+                let data3 = prop436;
                 const _errs7 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate149.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
@@ -11266,9 +11703,10 @@ function validate149(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop437 = data.title;
+                if(prop437 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop437 !== "string"){
                     validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -11278,8 +11716,9 @@ function validate149(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
+                  const prop438 = data.type;
+                  if(prop438 !== undefined){
+                    let data5 = prop438;
                     const _errs11 = errors;
                     if(typeof data5 !== "string"){
                       validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -11327,8 +11766,9 @@ function validate150(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop439 = data.method;
+        if(prop439 !== undefined){
+          let data0 = prop439;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -11344,8 +11784,9 @@ function validate150(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop440 = data.params;
+          if(prop440 !== undefined){
+            let data1 = prop440;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -11355,8 +11796,9 @@ function validate150(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop441 = data1.uri;
+                  if(prop441 !== undefined){
+                    if(typeof prop441 !== "string"){
                       validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -11405,8 +11847,9 @@ function validate151(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop442 = data._meta;
+        if(prop442 !== undefined){
+          let data0 = prop442;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -11422,9 +11865,10 @@ function validate151(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop443 = data.mimeType;
+          if(prop443 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop443 !== "string"){
               validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11434,9 +11878,10 @@ function validate151(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop444 = data.text;
+            if(prop444 !== undefined){
               const _errs6 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop444 !== "string"){
                 validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -11446,9 +11891,10 @@ function validate151(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop445 = data.uri;
+              if(prop445 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop445 !== "string"){
                   validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -11485,9 +11931,10 @@ function validate152(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
+      const prop446 = data.destructiveHint;
+      if(prop446 !== undefined){
         const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
+        if(typeof prop446 !== "boolean"){
           validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -11497,9 +11944,10 @@ function validate152(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.idempotentHint !== undefined){
+        const prop447 = data.idempotentHint;
+        if(prop447 !== undefined){
           const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
+          if(typeof prop447 !== "boolean"){
             validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -11509,9 +11957,10 @@ function validate152(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
+          const prop448 = data.openWorldHint;
+          if(prop448 !== undefined){
             const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
+            if(typeof prop448 !== "boolean"){
               validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -11521,9 +11970,10 @@ function validate152(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.readOnlyHint !== undefined){
+            const prop449 = data.readOnlyHint;
+            if(prop449 !== undefined){
               const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
+              if(typeof prop449 !== "boolean"){
                 validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -11533,9 +11983,10 @@ function validate152(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop450 = data.title;
+              if(prop450 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop450 !== "string"){
                   validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -11575,8 +12026,9 @@ function validate153(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop451 = data.method;
+        if(prop451 !== undefined){
+          let data0 = prop451;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -11592,13 +12044,15 @@ function validate153(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop452 = data.params;
+          if(prop452 !== undefined){
+            let data1 = prop452;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop453 = data1._meta;
+                if(prop453 !== undefined){
+                  let data2 = prop453;
                   const _errs6 = errors;
                   if(errors === _errs6){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11649,8 +12103,9 @@ function validate154(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop454 = data.method;
+        if(prop454 !== undefined){
+          let data0 = prop454;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -11666,8 +12121,9 @@ function validate154(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop455 = data.params;
+          if(prop455 !== undefined){
+            let data1 = prop455;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -11677,8 +12133,9 @@ function validate154(data, context){
                   return false;
                 }
                 else {
-                  if(data1.uri !== undefined){
-                    if(typeof data1.uri !== "string"){
+                  const prop456 = data1.uri;
+                  if(prop456 !== undefined){
+                    if(typeof prop456 !== "string"){
                       validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }

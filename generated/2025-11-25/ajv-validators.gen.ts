@@ -29,8 +29,9 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.audience !== undefined){
-        let data0 = data.audience;
+      const prop0 = data.audience;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -64,9 +65,10 @@ function validate10(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.lastModified !== undefined){
+        const prop1 = data.lastModified;
+        if(prop1 !== undefined){
           const _errs6 = errors;
-          if(typeof data.lastModified !== "string"){
+          if(typeof prop1 !== "string"){
             validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -76,8 +78,9 @@ function validate10(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.priority !== undefined){
-            let data3 = data.priority;
+          const prop2 = data.priority;
+          if(prop2 !== undefined){
+            let data3 = prop2;
             const _errs8 = errors;
             if(errors === _errs8){
               if(typeof data3 == "number"){
@@ -134,8 +137,9 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop3 = data._meta;
+        if(prop3 !== undefined){
+          let data0 = prop3;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -151,9 +155,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop4 = data.annotations;
+          if(prop4 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop4))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -163,9 +168,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop5 = data.data;
+            if(prop5 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop5 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -175,9 +181,10 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop6 = data.mimeType;
+              if(prop6 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop6 !== "string"){
                   validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -187,8 +194,9 @@ function validate11(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop7 = data.type;
+                if(prop7 !== undefined){
+                  let data4 = prop7;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -238,9 +246,10 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop8 = data.name;
+        if(prop8 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop8 !== "string"){
             validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -250,9 +259,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop9 = data.title;
+          if(prop9 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop9 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -293,8 +303,9 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop10 = data._meta;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -310,9 +321,10 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.blob !== undefined){
+          const prop11 = data.blob;
+          if(prop11 !== undefined){
             const _errs4 = errors;
-            if(typeof data.blob !== "string"){
+            if(typeof prop11 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -322,9 +334,10 @@ function validate14(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop12 = data.mimeType;
+            if(prop12 !== undefined){
               const _errs6 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop12 !== "string"){
                 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -334,9 +347,10 @@ function validate14(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop13 = data.uri;
+              if(prop13 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop13 !== "string"){
                   validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -379,9 +393,10 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop14 = data.default;
+        if(prop14 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "boolean"){
+          if(typeof prop14 !== "boolean"){
             validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -391,9 +406,10 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop15 = data.description;
+          if(prop15 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop15 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -403,9 +419,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.title !== undefined){
+            const prop16 = data.title;
+            if(prop16 !== undefined){
               const _errs5 = errors;
-              if(typeof data.title !== "string"){
+              if(typeof prop16 !== "string"){
                 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -415,8 +432,9 @@ function validate15(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop17 = data.type;
+              if(prop17 !== undefined){
+                let data3 = prop17;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -477,13 +495,15 @@ function validate17(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop18 = data._meta;
+        if(prop18 !== undefined){
+          let data0 = prop18;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop19 = data0.progressToken;
+              if(prop19 !== undefined){
+                let data1 = prop19;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate17.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -501,8 +521,9 @@ function validate17(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data2 = data.arguments;
+          const prop20 = data.arguments;
+          if(prop20 !== undefined){
+            let data2 = prop20;
             const _errs7 = errors;
             if(errors === _errs7){
               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -518,9 +539,10 @@ function validate17(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop21 = data.name;
+            if(prop21 !== undefined){
               const _errs10 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop21 !== "string"){
                 validate17.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -530,14 +552,16 @@ function validate17(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.task !== undefined){
-                let data4 = data.task;
+              const prop22 = data.task;
+              if(prop22 !== undefined){
+                let data4 = prop22;
                 const _errs12 = errors;
                 const _errs13 = errors;
                 if(errors === _errs13){
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                    if(data4.ttl !== undefined){
-                      let data5 = data4.ttl;
+                    const prop23 = data4.ttl;
+                    if(prop23 !== undefined){
+                      let data5 = prop23;
                       if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                         validate17.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
                         return false;
@@ -582,8 +606,9 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop24 = data.id;
+        if(prop24 !== undefined){
+          let data0 = prop24;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate16.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -595,8 +620,9 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop25 = data.jsonrpc;
+          if(prop25 !== undefined){
+            let data1 = prop25;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -612,8 +638,9 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop26 = data.method;
+            if(prop26 !== undefined){
+              let data2 = prop26;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -629,9 +656,10 @@ function validate16(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop27 = data.params;
+              if(prop27 !== undefined){
                 const _errs8 = errors;
-                if(!(validate17(data.params))){
+                if(!(validate17(prop27))){
                   vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -683,8 +711,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop28 = data._meta;
+        if(prop28 !== undefined){
+          let data0 = prop28;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -700,9 +729,10 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop29 = data.annotations;
+          if(prop29 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop29))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -712,9 +742,10 @@ function validate21(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop30 = data.text;
+            if(prop30 !== undefined){
               const _errs5 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop30 !== "string"){
                 validate21.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -724,8 +755,9 @@ function validate21(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop31 = data.type;
+              if(prop31 !== undefined){
+                let data3 = prop31;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -771,8 +803,9 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop32 = data._meta;
+        if(prop32 !== undefined){
+          let data0 = prop32;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -788,9 +821,10 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop33 = data.annotations;
+          if(prop33 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop33))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -800,9 +834,10 @@ function validate23(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop34 = data.data;
+            if(prop34 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop34 !== "string"){
                 validate23.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -812,9 +847,10 @@ function validate23(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop35 = data.mimeType;
+              if(prop35 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop35 !== "string"){
                   validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -824,8 +860,9 @@ function validate23(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop36 = data.type;
+                if(prop36 !== undefined){
+                  let data4 = prop36;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -875,8 +912,9 @@ function validate25(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop37 = data._meta;
+        if(prop37 !== undefined){
+          let data0 = prop37;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -892,9 +930,10 @@ function validate25(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop38 = data.annotations;
+          if(prop38 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop38))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -904,9 +943,10 @@ function validate25(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop39 = data.description;
+            if(prop39 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop39 !== "string"){
                 validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -916,8 +956,9 @@ function validate25(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop40 = data.icons;
+              if(prop40 !== undefined){
+                let data3 = prop40;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -935,9 +976,10 @@ function validate25(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop41 = data4.mimeType;
+                            if(prop41 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop41 !== "string"){
                                 validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -947,8 +989,9 @@ function validate25(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop42 = data4.sizes;
+                              if(prop42 !== undefined){
+                                let data6 = prop42;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -977,9 +1020,10 @@ function validate25(data, context){
                                 var valid3 = true;
                               }
                               if(valid3){
-                                if(data4.src !== undefined){
+                                const prop43 = data4.src;
+                                if(prop43 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop43 !== "string"){
                                     validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -989,8 +1033,9 @@ function validate25(data, context){
                                   var valid3 = true;
                                 }
                                 if(valid3){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop44 = data4.theme;
+                                  if(prop44 !== undefined){
+                                    let data9 = prop44;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -1032,9 +1077,10 @@ function validate25(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop45 = data.mimeType;
+                if(prop45 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop45 !== "string"){
                     validate25.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -1044,9 +1090,10 @@ function validate25(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop46 = data.name;
+                  if(prop46 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop46 !== "string"){
                       validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1056,8 +1103,9 @@ function validate25(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop47 = data.size;
+                    if(prop47 !== undefined){
+                      let data12 = prop47;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate25.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -1069,9 +1117,10 @@ function validate25(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop48 = data.title;
+                      if(prop48 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop48 !== "string"){
                           validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1081,8 +1130,9 @@ function validate25(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.type !== undefined){
-                          let data14 = data.type;
+                        const prop49 = data.type;
+                        if(prop49 !== undefined){
+                          let data14 = prop49;
                           const _errs30 = errors;
                           if(typeof data14 !== "string"){
                             validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1098,9 +1148,10 @@ function validate25(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.uri !== undefined){
+                          const prop50 = data.uri;
+                          if(prop50 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.uri !== "string"){
+                            if(typeof prop50 !== "string"){
                               validate25.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -1149,8 +1200,9 @@ function validate27(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop51 = data._meta;
+        if(prop51 !== undefined){
+          let data0 = prop51;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1166,9 +1218,10 @@ function validate27(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop52 = data.annotations;
+          if(prop52 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop52))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1178,8 +1231,9 @@ function validate27(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resource !== undefined){
-              let data2 = data.resource;
+            const prop53 = data.resource;
+            if(prop53 !== undefined){
+              let data2 = prop53;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid1 = false;
@@ -1199,8 +1253,9 @@ function validate27(data, context){
                     errors++;
                   }
                   else {
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop54 = data2._meta;
+                    if(prop54 !== undefined){
+                      let data3 = prop54;
                       const _errs10 = errors;
                       if(errors === _errs10){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -1222,9 +1277,10 @@ function validate27(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data2.mimeType !== undefined){
+                      const prop55 = data2.mimeType;
+                      if(prop55 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data2.mimeType !== "string"){
+                        if(typeof prop55 !== "string"){
                           const err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err2];
@@ -1240,9 +1296,10 @@ function validate27(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data2.text !== undefined){
+                        const prop56 = data2.text;
+                        if(prop56 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data2.text !== "string"){
+                          if(typeof prop56 !== "string"){
                             const err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err3];
@@ -1258,9 +1315,10 @@ function validate27(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.uri !== undefined){
+                          const prop57 = data2.uri;
+                          if(prop57 !== undefined){
                             const _errs17 = errors;
-                            if(typeof data2.uri !== "string"){
+                            if(typeof prop57 !== "string"){
                               const err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err4];
@@ -1310,8 +1368,9 @@ function validate27(data, context){
                       errors++;
                     }
                     else {
-                      if(data2._meta !== undefined){
-                        let data7 = data2._meta;
+                      const prop58 = data2._meta;
+                      if(prop58 !== undefined){
+                        let data7 = prop58;
                         const _errs22 = errors;
                         if(errors === _errs22){
                           if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -1333,9 +1392,10 @@ function validate27(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data2.blob !== undefined){
+                        const prop59 = data2.blob;
+                        if(prop59 !== undefined){
                           const _errs25 = errors;
-                          if(typeof data2.blob !== "string"){
+                          if(typeof prop59 !== "string"){
                             const err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err8];
@@ -1351,9 +1411,10 @@ function validate27(data, context){
                           var valid5 = true;
                         }
                         if(valid5){
-                          if(data2.mimeType !== undefined){
+                          const prop60 = data2.mimeType;
+                          if(prop60 !== undefined){
                             const _errs27 = errors;
-                            if(typeof data2.mimeType !== "string"){
+                            if(typeof prop60 !== "string"){
                               const err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err9];
@@ -1369,9 +1430,10 @@ function validate27(data, context){
                             var valid5 = true;
                           }
                           if(valid5){
-                            if(data2.uri !== undefined){
+                            const prop61 = data2.uri;
+                            if(prop61 !== undefined){
                               const _errs29 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop61 !== "string"){
                                 const err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err10];
@@ -1434,8 +1496,9 @@ function validate27(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data11 = data.type;
+              const prop62 = data.type;
+              if(prop62 !== undefined){
+                let data11 = prop62;
                 const _errs31 = errors;
                 if(typeof data11 !== "string"){
                   validate27.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1544,8 +1607,9 @@ function validate19(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop63 = data._meta;
+        if(prop63 !== undefined){
+          let data0 = prop63;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1561,8 +1625,9 @@ function validate19(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop64 = data.content;
+          if(prop64 !== undefined){
+            let data1 = prop64;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -1591,9 +1656,10 @@ function validate19(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop65 = data.isError;
+            if(prop65 !== undefined){
               const _errs7 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop65 !== "boolean"){
                 validate19.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -1603,8 +1669,9 @@ function validate19(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.structuredContent !== undefined){
-                let data4 = data.structuredContent;
+              const prop66 = data.structuredContent;
+              if(prop66 !== undefined){
+                let data4 = prop66;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -1653,8 +1720,9 @@ function validate35(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop67 = data.id;
+        if(prop67 !== undefined){
+          let data0 = prop67;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -1666,8 +1734,9 @@ function validate35(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop68 = data.jsonrpc;
+          if(prop68 !== undefined){
+            let data1 = prop68;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate35.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -1683,8 +1752,9 @@ function validate35(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop69 = data.method;
+            if(prop69 !== undefined){
+              let data2 = prop69;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -1700,8 +1770,9 @@ function validate35(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop70 = data.params;
+              if(prop70 !== undefined){
+                let data3 = prop70;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -1711,8 +1782,9 @@ function validate35(data, context){
                       return false;
                     }
                     else {
-                      if(data3.taskId !== undefined){
-                        if(typeof data3.taskId !== "string"){
+                      const prop71 = data3.taskId;
+                      if(prop71 !== undefined){
+                        if(typeof prop71 !== "string"){
                           validate35.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1772,9 +1844,10 @@ function validate37(data, context){
         return false;
       }
       else {
-        if(data.createdAt !== undefined){
+        const prop72 = data.createdAt;
+        if(prop72 !== undefined){
           const _errs1 = errors;
-          if(typeof data.createdAt !== "string"){
+          if(typeof prop72 !== "string"){
             validate37.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -1784,9 +1857,10 @@ function validate37(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.lastUpdatedAt !== undefined){
+          const prop73 = data.lastUpdatedAt;
+          if(prop73 !== undefined){
             const _errs3 = errors;
-            if(typeof data.lastUpdatedAt !== "string"){
+            if(typeof prop73 !== "string"){
               validate37.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -1796,8 +1870,9 @@ function validate37(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.pollInterval !== undefined){
-              let data2 = data.pollInterval;
+            const prop74 = data.pollInterval;
+            if(prop74 !== undefined){
+              let data2 = prop74;
               const _errs5 = errors;
               if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
                 validate37.errors = [{instancePath:instancePath+"/pollInterval",schemaPath:"#/properties/pollInterval/type",keyword:"type",params:{type: "integer"}}];
@@ -1809,8 +1884,9 @@ function validate37(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.status !== undefined){
-                let data3 = data.status;
+              const prop75 = data.status;
+              if(prop75 !== undefined){
+                let data3 = prop75;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"TaskStatus/type",keyword:"type",params:{type: "string"}}];
@@ -1826,9 +1902,10 @@ function validate37(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.statusMessage !== undefined){
+                const prop76 = data.statusMessage;
+                if(prop76 !== undefined){
                   const _errs10 = errors;
-                  if(typeof data.statusMessage !== "string"){
+                  if(typeof prop76 !== "string"){
                     validate37.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -1838,9 +1915,10 @@ function validate37(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.taskId !== undefined){
+                  const prop77 = data.taskId;
+                  if(prop77 !== undefined){
                     const _errs12 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop77 !== "string"){
                       validate37.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1850,8 +1928,9 @@ function validate37(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.ttl !== undefined){
-                      let data6 = data.ttl;
+                    const prop78 = data.ttl;
+                    if(prop78 !== undefined){
+                      let data6 = prop78;
                       const _errs14 = errors;
                       if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
                         validate37.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: schema35.properties.ttl.type}}];
@@ -1889,8 +1968,9 @@ function validate36(data, context){
   const _errs1 = errors;
   if(errors === _errs1){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop79 = data._meta;
+      if(prop79 !== undefined){
+        let data0 = prop79;
         const _errs4 = errors;
         if(errors === _errs4){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1937,8 +2017,9 @@ function validate40(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop80 = data._meta;
+      if(prop80 !== undefined){
+        let data0 = prop80;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -1954,9 +2035,10 @@ function validate40(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.reason !== undefined){
+        const prop81 = data.reason;
+        if(prop81 !== undefined){
           const _errs4 = errors;
-          if(typeof data.reason !== "string"){
+          if(typeof prop81 !== "string"){
             validate40.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -1966,8 +2048,9 @@ function validate40(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.requestId !== undefined){
-            let data2 = data.requestId;
+          const prop82 = data.requestId;
+          if(prop82 !== undefined){
+            let data2 = prop82;
             const _errs6 = errors;
             if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
               validate40.errors = [{instancePath:instancePath+"/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -2004,8 +2087,9 @@ function validate39(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop83 = data.jsonrpc;
+        if(prop83 !== undefined){
+          let data0 = prop83;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate39.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2021,8 +2105,9 @@ function validate39(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop84 = data.method;
+          if(prop84 !== undefined){
+            let data1 = prop84;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2038,9 +2123,10 @@ function validate39(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop85 = data.params;
+            if(prop85 !== undefined){
               const _errs5 = errors;
-              if(!(validate40(data.params))){
+              if(!(validate40(prop85))){
                 vErrors = vErrors === null ? rebaseErrors(validate40.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate40.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -2079,13 +2165,15 @@ function validate42(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.elicitation !== undefined){
-        let data0 = data.elicitation;
+      const prop86 = data.elicitation;
+      if(prop86 !== undefined){
+        let data0 = prop86;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.form !== undefined){
-              let data1 = data0.form;
+            const prop87 = data0.form;
+            if(prop87 !== undefined){
+              let data1 = prop87;
               const _errs3 = errors;
               if(errors === _errs3){
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2101,8 +2189,9 @@ function validate42(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data0.url !== undefined){
-                let data2 = data0.url;
+              const prop88 = data0.url;
+              if(prop88 !== undefined){
+                let data2 = prop88;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -2130,8 +2219,9 @@ function validate42(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data3 = data.experimental;
+        const prop89 = data.experimental;
+        if(prop89 !== undefined){
+          let data3 = prop89;
           const _errs9 = errors;
           if(errors === _errs9){
             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -2163,13 +2253,15 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data5 = data.roots;
+          const prop90 = data.roots;
+          if(prop90 !== undefined){
+            let data5 = prop90;
             const _errs15 = errors;
             if(errors === _errs15){
               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                if(data5.listChanged !== undefined){
-                  if(typeof data5.listChanged !== "boolean"){
+                const prop91 = data5.listChanged;
+                if(prop91 !== undefined){
+                  if(typeof prop91 !== "boolean"){
                     validate42.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -2186,13 +2278,15 @@ function validate42(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.sampling !== undefined){
-              let data7 = data.sampling;
+            const prop92 = data.sampling;
+            if(prop92 !== undefined){
+              let data7 = prop92;
               const _errs19 = errors;
               if(errors === _errs19){
                 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                  if(data7.context !== undefined){
-                    let data8 = data7.context;
+                  const prop93 = data7.context;
+                  if(prop93 !== undefined){
+                    let data8 = prop93;
                     const _errs21 = errors;
                     if(errors === _errs21){
                       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -2208,8 +2302,9 @@ function validate42(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data7.tools !== undefined){
-                      let data9 = data7.tools;
+                    const prop94 = data7.tools;
+                    if(prop94 !== undefined){
+                      let data9 = prop94;
                       const _errs24 = errors;
                       if(errors === _errs24){
                         if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
@@ -2237,13 +2332,15 @@ function validate42(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.tasks !== undefined){
-                let data10 = data.tasks;
+              const prop95 = data.tasks;
+              if(prop95 !== undefined){
+                let data10 = prop95;
                 const _errs27 = errors;
                 if(errors === _errs27){
                   if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                    if(data10.cancel !== undefined){
-                      let data11 = data10.cancel;
+                    const prop96 = data10.cancel;
+                    if(prop96 !== undefined){
+                      let data11 = prop96;
                       const _errs29 = errors;
                       if(errors === _errs29){
                         if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -2259,8 +2356,9 @@ function validate42(data, context){
                       var valid5 = true;
                     }
                     if(valid5){
-                      if(data10.list !== undefined){
-                        let data12 = data10.list;
+                      const prop97 = data10.list;
+                      if(prop97 !== undefined){
+                        let data12 = prop97;
                         const _errs32 = errors;
                         if(errors === _errs32){
                           if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
@@ -2276,18 +2374,21 @@ function validate42(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data10.requests !== undefined){
-                          let data13 = data10.requests;
+                        const prop98 = data10.requests;
+                        if(prop98 !== undefined){
+                          let data13 = prop98;
                           const _errs35 = errors;
                           if(errors === _errs35){
                             if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                              if(data13.elicitation !== undefined){
-                                let data14 = data13.elicitation;
+                              const prop99 = data13.elicitation;
+                              if(prop99 !== undefined){
+                                let data14 = prop99;
                                 const _errs37 = errors;
                                 if(errors === _errs37){
                                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                                    if(data14.create !== undefined){
-                                      let data15 = data14.create;
+                                    const prop100 = data14.create;
+                                    if(prop100 !== undefined){
+                                      let data15 = prop100;
                                       const _errs39 = errors;
                                       if(errors === _errs39){
                                         if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
@@ -2310,13 +2411,15 @@ function validate42(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data13.sampling !== undefined){
-                                  let data16 = data13.sampling;
+                                const prop101 = data13.sampling;
+                                if(prop101 !== undefined){
+                                  let data16 = prop101;
                                   const _errs42 = errors;
                                   if(errors === _errs42){
                                     if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                                      if(data16.createMessage !== undefined){
-                                        let data17 = data16.createMessage;
+                                      const prop102 = data16.createMessage;
+                                      if(prop102 !== undefined){
+                                        let data17 = prop102;
                                         const _errs44 = errors;
                                         if(errors === _errs44){
                                           if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
@@ -2403,8 +2506,9 @@ function validate44(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop103 = data.jsonrpc;
+        if(prop103 !== undefined){
+          let data0 = prop103;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate44.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2420,8 +2524,9 @@ function validate44(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop104 = data.method;
+          if(prop104 !== undefined){
+            let data1 = prop104;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate44.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2437,14 +2542,16 @@ function validate44(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop105 = data.params;
+            if(prop105 !== undefined){
+              let data2 = prop105;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop106 = data2._meta;
+                  if(prop106 !== undefined){
+                    let data3 = prop106;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -2499,8 +2606,9 @@ function validate46(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop107 = data._meta;
+        if(prop107 !== undefined){
+          let data0 = prop107;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -2516,9 +2624,10 @@ function validate46(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop108 = data.message;
+          if(prop108 !== undefined){
             const _errs4 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop108 !== "string"){
               validate46.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -2528,9 +2637,10 @@ function validate46(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.progress !== undefined){
+            const prop109 = data.progress;
+            if(prop109 !== undefined){
               const _errs6 = errors;
-              if(!(typeof data.progress == "number")){
+              if(!(typeof prop109 == "number")){
                 validate46.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -2540,8 +2650,9 @@ function validate46(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.progressToken !== undefined){
-                let data3 = data.progressToken;
+              const prop110 = data.progressToken;
+              if(prop110 !== undefined){
+                let data3 = prop110;
                 const _errs8 = errors;
                 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                   validate46.errors = [{instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -2553,9 +2664,10 @@ function validate46(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.total !== undefined){
+                const prop111 = data.total;
+                if(prop111 !== undefined){
                   const _errs11 = errors;
-                  if(!(typeof data.total == "number")){
+                  if(!(typeof prop111 == "number")){
                     validate46.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
@@ -2593,8 +2705,9 @@ function validate45(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop112 = data.jsonrpc;
+        if(prop112 !== undefined){
+          let data0 = prop112;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate45.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2610,8 +2723,9 @@ function validate45(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop113 = data.method;
+          if(prop113 !== undefined){
+            let data1 = prop113;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate45.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2627,9 +2741,10 @@ function validate45(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop114 = data.params;
+            if(prop114 !== undefined){
               const _errs5 = errors;
-              if(!(validate46(data.params))){
+              if(!(validate46(prop114))){
                 vErrors = vErrors === null ? rebaseErrors(validate46.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate46.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -2667,8 +2782,9 @@ function validate49(data, context){
   const _errs1 = errors;
   if(errors === _errs1){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop115 = data._meta;
+      if(prop115 !== undefined){
+        let data0 = prop115;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -2712,8 +2828,9 @@ function validate48(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop116 = data.jsonrpc;
+        if(prop116 !== undefined){
+          let data0 = prop116;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate48.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2729,8 +2846,9 @@ function validate48(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop117 = data.method;
+          if(prop117 !== undefined){
+            let data1 = prop117;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate48.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2746,9 +2864,10 @@ function validate48(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop118 = data.params;
+            if(prop118 !== undefined){
               const _errs5 = errors;
-              if(!(validate49(data.params))){
+              if(!(validate49(prop118))){
                 vErrors = vErrors === null ? rebaseErrors(validate49.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate49.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -2787,8 +2906,9 @@ function validate52(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop119 = data.jsonrpc;
+        if(prop119 !== undefined){
+          let data0 = prop119;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate52.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2804,8 +2924,9 @@ function validate52(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop120 = data.method;
+          if(prop120 !== undefined){
+            let data1 = prop120;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2821,14 +2942,16 @@ function validate52(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop121 = data.params;
+            if(prop121 !== undefined){
+              let data2 = prop121;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop122 = data2._meta;
+                  if(prop122 !== undefined){
+                    let data3 = prop122;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -2958,9 +3081,10 @@ function validate61(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop123 = data.description;
+        if(prop123 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop123 !== "string"){
             validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -2970,8 +3094,9 @@ function validate61(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.icons !== undefined){
-            let data1 = data.icons;
+          const prop124 = data.icons;
+          if(prop124 !== undefined){
+            let data1 = prop124;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -2989,9 +3114,10 @@ function validate61(data, context){
                         return false;
                       }
                       else {
-                        if(data2.mimeType !== undefined){
+                        const prop125 = data2.mimeType;
+                        if(prop125 !== undefined){
                           const _errs8 = errors;
-                          if(typeof data2.mimeType !== "string"){
+                          if(typeof prop125 !== "string"){
                             validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3001,8 +3127,9 @@ function validate61(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.sizes !== undefined){
-                            let data4 = data2.sizes;
+                          const prop126 = data2.sizes;
+                          if(prop126 !== undefined){
+                            let data4 = prop126;
                             const _errs10 = errors;
                             if(errors === _errs10){
                               if(Array.isArray(data4)){
@@ -3031,9 +3158,10 @@ function validate61(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.src !== undefined){
+                            const prop127 = data2.src;
+                            if(prop127 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data2.src !== "string"){
+                              if(typeof prop127 !== "string"){
                                 validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -3043,8 +3171,9 @@ function validate61(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.theme !== undefined){
-                                let data7 = data2.theme;
+                              const prop128 = data2.theme;
+                              if(prop128 !== undefined){
+                                let data7 = prop128;
                                 const _errs16 = errors;
                                 if(typeof data7 !== "string"){
                                   validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -3086,9 +3215,10 @@ function validate61(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop129 = data.name;
+            if(prop129 !== undefined){
               const _errs18 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop129 !== "string"){
                 validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -3098,9 +3228,10 @@ function validate61(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop130 = data.title;
+              if(prop130 !== undefined){
                 const _errs20 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop130 !== "string"){
                   validate61.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -3110,9 +3241,10 @@ function validate61(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.version !== undefined){
+                const prop131 = data.version;
+                if(prop131 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.version !== "string"){
+                  if(typeof prop131 !== "string"){
                     validate61.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -3122,9 +3254,10 @@ function validate61(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.websiteUrl !== undefined){
+                  const prop132 = data.websiteUrl;
+                  if(prop132 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.websiteUrl !== "string"){
+                    if(typeof prop132 !== "string"){
                       validate61.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -3163,13 +3296,15 @@ function validate60(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop133 = data._meta;
+        if(prop133 !== undefined){
+          let data0 = prop133;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop134 = data0.progressToken;
+              if(prop134 !== undefined){
+                let data1 = prop134;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate60.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -3187,19 +3322,22 @@ function validate60(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.capabilities !== undefined){
-            let data2 = data.capabilities;
+          const prop135 = data.capabilities;
+          if(prop135 !== undefined){
+            let data2 = prop135;
             const _errs7 = errors;
             const _errs8 = errors;
             if(errors === _errs8){
               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                if(data2.elicitation !== undefined){
-                  let data3 = data2.elicitation;
+                const prop136 = data2.elicitation;
+                if(prop136 !== undefined){
+                  let data3 = prop136;
                   const _errs10 = errors;
                   if(errors === _errs10){
                     if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      if(data3.form !== undefined){
-                        let data4 = data3.form;
+                      const prop137 = data3.form;
+                      if(prop137 !== undefined){
+                        let data4 = prop137;
                         const _errs12 = errors;
                         if(errors === _errs12){
                           if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -3215,8 +3353,9 @@ function validate60(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data3.url !== undefined){
-                          let data5 = data3.url;
+                        const prop138 = data3.url;
+                        if(prop138 !== undefined){
+                          let data5 = prop138;
                           const _errs15 = errors;
                           if(errors === _errs15){
                             if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -3244,8 +3383,9 @@ function validate60(data, context){
                   var valid4 = true;
                 }
                 if(valid4){
-                  if(data2.experimental !== undefined){
-                    let data6 = data2.experimental;
+                  const prop139 = data2.experimental;
+                  if(prop139 !== undefined){
+                    let data6 = prop139;
                     const _errs18 = errors;
                     if(errors === _errs18){
                       if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -3277,13 +3417,15 @@ function validate60(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data2.roots !== undefined){
-                      let data8 = data2.roots;
+                    const prop140 = data2.roots;
+                    if(prop140 !== undefined){
+                      let data8 = prop140;
                       const _errs24 = errors;
                       if(errors === _errs24){
                         if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                          if(data8.listChanged !== undefined){
-                            if(typeof data8.listChanged !== "boolean"){
+                          const prop141 = data8.listChanged;
+                          if(prop141 !== undefined){
+                            if(typeof prop141 !== "boolean"){
                               validate60.errors = [{instancePath:instancePath+"/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                               return false;
                             }
@@ -3300,13 +3442,15 @@ function validate60(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data2.sampling !== undefined){
-                        let data10 = data2.sampling;
+                      const prop142 = data2.sampling;
+                      if(prop142 !== undefined){
+                        let data10 = prop142;
                         const _errs28 = errors;
                         if(errors === _errs28){
                           if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                            if(data10.context !== undefined){
-                              let data11 = data10.context;
+                            const prop143 = data10.context;
+                            if(prop143 !== undefined){
+                              let data11 = prop143;
                               const _errs30 = errors;
                               if(errors === _errs30){
                                 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -3322,8 +3466,9 @@ function validate60(data, context){
                               var valid8 = true;
                             }
                             if(valid8){
-                              if(data10.tools !== undefined){
-                                let data12 = data10.tools;
+                              const prop144 = data10.tools;
+                              if(prop144 !== undefined){
+                                let data12 = prop144;
                                 const _errs33 = errors;
                                 if(errors === _errs33){
                                   if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
@@ -3351,13 +3496,15 @@ function validate60(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data2.tasks !== undefined){
-                          let data13 = data2.tasks;
+                        const prop145 = data2.tasks;
+                        if(prop145 !== undefined){
+                          let data13 = prop145;
                           const _errs36 = errors;
                           if(errors === _errs36){
                             if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                              if(data13.cancel !== undefined){
-                                let data14 = data13.cancel;
+                              const prop146 = data13.cancel;
+                              if(prop146 !== undefined){
+                                let data14 = prop146;
                                 const _errs38 = errors;
                                 if(errors === _errs38){
                                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
@@ -3373,8 +3520,9 @@ function validate60(data, context){
                                 var valid9 = true;
                               }
                               if(valid9){
-                                if(data13.list !== undefined){
-                                  let data15 = data13.list;
+                                const prop147 = data13.list;
+                                if(prop147 !== undefined){
+                                  let data15 = prop147;
                                   const _errs41 = errors;
                                   if(errors === _errs41){
                                     if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
@@ -3390,18 +3538,21 @@ function validate60(data, context){
                                   var valid9 = true;
                                 }
                                 if(valid9){
-                                  if(data13.requests !== undefined){
-                                    let data16 = data13.requests;
+                                  const prop148 = data13.requests;
+                                  if(prop148 !== undefined){
+                                    let data16 = prop148;
                                     const _errs44 = errors;
                                     if(errors === _errs44){
                                       if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                                        if(data16.elicitation !== undefined){
-                                          let data17 = data16.elicitation;
+                                        const prop149 = data16.elicitation;
+                                        if(prop149 !== undefined){
+                                          let data17 = prop149;
                                           const _errs46 = errors;
                                           if(errors === _errs46){
                                             if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-                                              if(data17.create !== undefined){
-                                                let data18 = data17.create;
+                                              const prop150 = data17.create;
+                                              if(prop150 !== undefined){
+                                                let data18 = prop150;
                                                 const _errs48 = errors;
                                                 if(errors === _errs48){
                                                   if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
@@ -3424,13 +3575,15 @@ function validate60(data, context){
                                           var valid10 = true;
                                         }
                                         if(valid10){
-                                          if(data16.sampling !== undefined){
-                                            let data19 = data16.sampling;
+                                          const prop151 = data16.sampling;
+                                          if(prop151 !== undefined){
+                                            let data19 = prop151;
                                             const _errs51 = errors;
                                             if(errors === _errs51){
                                               if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                                                if(data19.createMessage !== undefined){
-                                                  let data20 = data19.createMessage;
+                                                const prop152 = data19.createMessage;
+                                                if(prop152 !== undefined){
+                                                  let data20 = prop152;
                                                   const _errs53 = errors;
                                                   if(errors === _errs53){
                                                     if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
@@ -3493,9 +3646,10 @@ function validate60(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.clientInfo !== undefined){
+            const prop153 = data.clientInfo;
+            if(prop153 !== undefined){
               const _errs56 = errors;
-              if(!(validate61(data.clientInfo))){
+              if(!(validate61(prop153))){
                 vErrors = vErrors === null ? rebaseErrors(validate61.errors, instancePath+"/clientInfo") : vErrors.concat(rebaseErrors(validate61.errors, instancePath+"/clientInfo"));
                 errors = vErrors.length;
               }
@@ -3505,9 +3659,10 @@ function validate60(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.protocolVersion !== undefined){
+              const prop154 = data.protocolVersion;
+              if(prop154 !== undefined){
                 const _errs57 = errors;
-                if(typeof data.protocolVersion !== "string"){
+                if(typeof prop154 !== "string"){
                   validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -3544,8 +3699,9 @@ function validate59(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop155 = data.id;
+        if(prop155 !== undefined){
+          let data0 = prop155;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate59.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -3557,8 +3713,9 @@ function validate59(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop156 = data.jsonrpc;
+          if(prop156 !== undefined){
+            let data1 = prop156;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate59.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -3574,8 +3731,9 @@ function validate59(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop157 = data.method;
+            if(prop157 !== undefined){
+              let data2 = prop157;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate59.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3591,9 +3749,10 @@ function validate59(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop158 = data.params;
+              if(prop158 !== undefined){
                 const _errs8 = errors;
-                if(!(validate60(data.params))){
+                if(!(validate60(prop158))){
                   vErrors = vErrors === null ? rebaseErrors(validate60.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate60.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -3630,13 +3789,15 @@ function validate65(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop159 = data._meta;
+      if(prop159 !== undefined){
+        let data0 = prop159;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.progressToken !== undefined){
-              let data1 = data0.progressToken;
+            const prop160 = data0.progressToken;
+            if(prop160 !== undefined){
+              let data1 = prop160;
               if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                 validate65.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                 return false;
@@ -3673,8 +3834,9 @@ function validate64(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop161 = data.id;
+        if(prop161 !== undefined){
+          let data0 = prop161;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -3686,8 +3848,9 @@ function validate64(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop162 = data.jsonrpc;
+          if(prop162 !== undefined){
+            let data1 = prop162;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -3703,8 +3866,9 @@ function validate64(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop163 = data.method;
+            if(prop163 !== undefined){
+              let data2 = prop163;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3720,9 +3884,10 @@ function validate64(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop164 = data.params;
+              if(prop164 !== undefined){
                 const _errs8 = errors;
-                if(!(validate65(data.params))){
+                if(!(validate65(prop164))){
                   vErrors = vErrors === null ? rebaseErrors(validate65.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate65.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -3759,13 +3924,15 @@ function validate68(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop165 = data._meta;
+      if(prop165 !== undefined){
+        let data0 = prop165;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.progressToken !== undefined){
-              let data1 = data0.progressToken;
+            const prop166 = data0.progressToken;
+            if(prop166 !== undefined){
+              let data1 = prop166;
               if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                 validate68.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                 return false;
@@ -3783,9 +3950,10 @@ function validate68(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.cursor !== undefined){
+        const prop167 = data.cursor;
+        if(prop167 !== undefined){
           const _errs7 = errors;
-          if(typeof data.cursor !== "string"){
+          if(typeof prop167 !== "string"){
             validate68.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -3819,8 +3987,9 @@ function validate67(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop168 = data.id;
+        if(prop168 !== undefined){
+          let data0 = prop168;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate67.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -3832,8 +4001,9 @@ function validate67(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop169 = data.jsonrpc;
+          if(prop169 !== undefined){
+            let data1 = prop169;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate67.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -3849,8 +4019,9 @@ function validate67(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop170 = data.method;
+            if(prop170 !== undefined){
+              let data2 = prop170;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate67.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3866,9 +4037,10 @@ function validate67(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop171 = data.params;
+              if(prop171 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop171))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -3908,8 +4080,9 @@ function validate70(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop172 = data.id;
+        if(prop172 !== undefined){
+          let data0 = prop172;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate70.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -3921,8 +4094,9 @@ function validate70(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop173 = data.jsonrpc;
+          if(prop173 !== undefined){
+            let data1 = prop173;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate70.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -3938,8 +4112,9 @@ function validate70(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop174 = data.method;
+            if(prop174 !== undefined){
+              let data2 = prop174;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -3955,9 +4130,10 @@ function validate70(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop175 = data.params;
+              if(prop175 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop175))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4000,13 +4176,15 @@ function validate73(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop176 = data._meta;
+        if(prop176 !== undefined){
+          let data0 = prop176;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop177 = data0.progressToken;
+              if(prop177 !== undefined){
+                let data1 = prop177;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate73.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -4024,9 +4202,10 @@ function validate73(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop178 = data.uri;
+          if(prop178 !== undefined){
             const _errs7 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop178 !== "string"){
               validate73.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4061,8 +4240,9 @@ function validate72(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop179 = data.id;
+        if(prop179 !== undefined){
+          let data0 = prop179;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4074,8 +4254,9 @@ function validate72(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop180 = data.jsonrpc;
+          if(prop180 !== undefined){
+            let data1 = prop180;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4091,8 +4272,9 @@ function validate72(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop181 = data.method;
+            if(prop181 !== undefined){
+              let data2 = prop181;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4108,9 +4290,10 @@ function validate72(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop182 = data.params;
+              if(prop182 !== undefined){
                 const _errs8 = errors;
-                if(!(validate73(data.params))){
+                if(!(validate73(prop182))){
                   vErrors = vErrors === null ? rebaseErrors(validate73.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate73.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4153,13 +4336,15 @@ function validate76(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop183 = data._meta;
+        if(prop183 !== undefined){
+          let data0 = prop183;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop184 = data0.progressToken;
+              if(prop184 !== undefined){
+                let data1 = prop184;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate76.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -4177,9 +4362,10 @@ function validate76(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop185 = data.uri;
+          if(prop185 !== undefined){
             const _errs7 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop185 !== "string"){
               validate76.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4214,8 +4400,9 @@ function validate75(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop186 = data.id;
+        if(prop186 !== undefined){
+          let data0 = prop186;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4227,8 +4414,9 @@ function validate75(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop187 = data.jsonrpc;
+          if(prop187 !== undefined){
+            let data1 = prop187;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4244,8 +4432,9 @@ function validate75(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop188 = data.method;
+            if(prop188 !== undefined){
+              let data2 = prop188;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate75.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4261,9 +4450,10 @@ function validate75(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop189 = data.params;
+              if(prop189 !== undefined){
                 const _errs8 = errors;
-                if(!(validate76(data.params))){
+                if(!(validate76(prop189))){
                   vErrors = vErrors === null ? rebaseErrors(validate76.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate76.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4306,13 +4496,15 @@ function validate79(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop190 = data._meta;
+        if(prop190 !== undefined){
+          let data0 = prop190;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop191 = data0.progressToken;
+              if(prop191 !== undefined){
+                let data1 = prop191;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate79.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -4330,9 +4522,10 @@ function validate79(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop192 = data.uri;
+          if(prop192 !== undefined){
             const _errs7 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop192 !== "string"){
               validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -4367,8 +4560,9 @@ function validate78(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop193 = data.id;
+        if(prop193 !== undefined){
+          let data0 = prop193;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate78.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4380,8 +4574,9 @@ function validate78(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop194 = data.jsonrpc;
+          if(prop194 !== undefined){
+            let data1 = prop194;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate78.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4397,8 +4592,9 @@ function validate78(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop195 = data.method;
+            if(prop195 !== undefined){
+              let data2 = prop195;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4414,9 +4610,10 @@ function validate78(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop196 = data.params;
+              if(prop196 !== undefined){
                 const _errs8 = errors;
-                if(!(validate79(data.params))){
+                if(!(validate79(prop196))){
                   vErrors = vErrors === null ? rebaseErrors(validate79.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate79.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4456,8 +4653,9 @@ function validate81(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop197 = data.id;
+        if(prop197 !== undefined){
+          let data0 = prop197;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate81.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4469,8 +4667,9 @@ function validate81(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop198 = data.jsonrpc;
+          if(prop198 !== undefined){
+            let data1 = prop198;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate81.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4486,8 +4685,9 @@ function validate81(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop199 = data.method;
+            if(prop199 !== undefined){
+              let data2 = prop199;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate81.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4503,9 +4703,10 @@ function validate81(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop200 = data.params;
+              if(prop200 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop200))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4548,13 +4749,15 @@ function validate84(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop201 = data._meta;
+        if(prop201 !== undefined){
+          let data0 = prop201;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop202 = data0.progressToken;
+              if(prop202 !== undefined){
+                let data1 = prop202;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate84.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -4572,8 +4775,9 @@ function validate84(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data2 = data.arguments;
+          const prop203 = data.arguments;
+          if(prop203 !== undefined){
+            let data2 = prop203;
             const _errs7 = errors;
             if(errors === _errs7){
               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -4600,9 +4804,10 @@ function validate84(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop204 = data.name;
+            if(prop204 !== undefined){
               const _errs12 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop204 !== "string"){
                 validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -4638,8 +4843,9 @@ function validate83(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop205 = data.id;
+        if(prop205 !== undefined){
+          let data0 = prop205;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate83.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4651,8 +4857,9 @@ function validate83(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop206 = data.jsonrpc;
+          if(prop206 !== undefined){
+            let data1 = prop206;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate83.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4668,8 +4875,9 @@ function validate83(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop207 = data.method;
+            if(prop207 !== undefined){
+              let data2 = prop207;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4685,9 +4893,10 @@ function validate83(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop208 = data.params;
+              if(prop208 !== undefined){
                 const _errs8 = errors;
-                if(!(validate84(data.params))){
+                if(!(validate84(prop208))){
                   vErrors = vErrors === null ? rebaseErrors(validate84.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate84.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4727,8 +4936,9 @@ function validate86(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop209 = data.id;
+        if(prop209 !== undefined){
+          let data0 = prop209;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate86.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4740,8 +4950,9 @@ function validate86(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop210 = data.jsonrpc;
+          if(prop210 !== undefined){
+            let data1 = prop210;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4757,8 +4968,9 @@ function validate86(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop211 = data.method;
+            if(prop211 !== undefined){
+              let data2 = prop211;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4774,9 +4986,10 @@ function validate86(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop212 = data.params;
+              if(prop212 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop212))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -4816,8 +5029,9 @@ function validate88(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop213 = data.id;
+        if(prop213 !== undefined){
+          let data0 = prop213;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate88.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4829,8 +5043,9 @@ function validate88(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop214 = data.jsonrpc;
+          if(prop214 !== undefined){
+            let data1 = prop214;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate88.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4846,8 +5061,9 @@ function validate88(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop215 = data.method;
+            if(prop215 !== undefined){
+              let data2 = prop215;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4863,8 +5079,9 @@ function validate88(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop216 = data.params;
+              if(prop216 !== undefined){
+                let data3 = prop216;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -4874,8 +5091,9 @@ function validate88(data, context){
                       return false;
                     }
                     else {
-                      if(data3.taskId !== undefined){
-                        if(typeof data3.taskId !== "string"){
+                      const prop217 = data3.taskId;
+                      if(prop217 !== undefined){
+                        if(typeof prop217 !== "string"){
                           validate88.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -4923,8 +5141,9 @@ function validate89(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop218 = data.id;
+        if(prop218 !== undefined){
+          let data0 = prop218;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate89.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -4936,8 +5155,9 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop219 = data.jsonrpc;
+          if(prop219 !== undefined){
+            let data1 = prop219;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate89.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -4953,8 +5173,9 @@ function validate89(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop220 = data.method;
+            if(prop220 !== undefined){
+              let data2 = prop220;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4970,8 +5191,9 @@ function validate89(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop221 = data.params;
+              if(prop221 !== undefined){
+                let data3 = prop221;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -4981,8 +5203,9 @@ function validate89(data, context){
                       return false;
                     }
                     else {
-                      if(data3.taskId !== undefined){
-                        if(typeof data3.taskId !== "string"){
+                      const prop222 = data3.taskId;
+                      if(prop222 !== undefined){
+                        if(typeof prop222 !== "string"){
                           validate89.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -5030,8 +5253,9 @@ function validate90(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop223 = data.id;
+        if(prop223 !== undefined){
+          let data0 = prop223;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate90.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -5043,8 +5267,9 @@ function validate90(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop224 = data.jsonrpc;
+          if(prop224 !== undefined){
+            let data1 = prop224;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate90.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5060,8 +5285,9 @@ function validate90(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop225 = data.method;
+            if(prop225 !== undefined){
+              let data2 = prop225;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate90.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5077,9 +5303,10 @@ function validate90(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop226 = data.params;
+              if(prop226 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop226))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -5125,13 +5352,15 @@ function validate93(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop227 = data._meta;
+        if(prop227 !== undefined){
+          let data0 = prop227;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop228 = data0.progressToken;
+              if(prop228 !== undefined){
+                let data1 = prop228;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate93.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -5149,8 +5378,9 @@ function validate93(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.level !== undefined){
-            let data2 = data.level;
+          const prop229 = data.level;
+          if(prop229 !== undefined){
+            let data2 = prop229;
             const _errs7 = errors;
             if(typeof data2 !== "string"){
               validate93.errors = [{instancePath:instancePath+"/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -5191,8 +5421,9 @@ function validate92(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop230 = data.id;
+        if(prop230 !== undefined){
+          let data0 = prop230;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate92.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -5204,8 +5435,9 @@ function validate92(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop231 = data.jsonrpc;
+          if(prop231 !== undefined){
+            let data1 = prop231;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate92.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5221,8 +5453,9 @@ function validate92(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop232 = data.method;
+            if(prop232 !== undefined){
+              let data2 = prop232;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5238,9 +5471,10 @@ function validate92(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop233 = data.params;
+              if(prop233 !== undefined){
                 const _errs8 = errors;
-                if(!(validate93(data.params))){
+                if(!(validate93(prop233))){
                   vErrors = vErrors === null ? rebaseErrors(validate93.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate93.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -5289,13 +5523,15 @@ function validate96(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop234 = data._meta;
+        if(prop234 !== undefined){
+          let data0 = prop234;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop235 = data0.progressToken;
+              if(prop235 !== undefined){
+                let data1 = prop235;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate96.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -5313,8 +5549,9 @@ function validate96(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.argument !== undefined){
-            let data2 = data.argument;
+          const prop236 = data.argument;
+          if(prop236 !== undefined){
+            let data2 = prop236;
             const _errs7 = errors;
             if(errors === _errs7){
               if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -5324,9 +5561,10 @@ function validate96(data, context){
                   return false;
                 }
                 else {
-                  if(data2.name !== undefined){
+                  const prop237 = data2.name;
+                  if(prop237 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data2.name !== "string"){
+                    if(typeof prop237 !== "string"){
                       validate96.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -5336,9 +5574,10 @@ function validate96(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data2.value !== undefined){
+                    const prop238 = data2.value;
+                    if(prop238 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data2.value !== "string"){
+                      if(typeof prop238 !== "string"){
                         validate96.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -5361,13 +5600,15 @@ function validate96(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.context !== undefined){
-              let data5 = data.context;
+            const prop239 = data.context;
+            if(prop239 !== undefined){
+              let data5 = prop239;
               const _errs13 = errors;
               if(errors === _errs13){
                 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                  if(data5.arguments !== undefined){
-                    let data6 = data5.arguments;
+                  const prop240 = data5.arguments;
+                  if(prop240 !== undefined){
+                    let data6 = prop240;
                     const _errs15 = errors;
                     if(errors === _errs15){
                       if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -5401,8 +5642,9 @@ function validate96(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.ref !== undefined){
-                let data8 = data.ref;
+              const prop241 = data.ref;
+              if(prop241 !== undefined){
+                let data8 = prop241;
                 const _errs20 = errors;
                 if(errors === _errs20){
                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -5424,9 +5666,10 @@ function validate96(data, context){
                                 return false;
                               }
                               else {
-                                if(data8.name !== undefined){
+                                const prop242 = data8.name;
+                                if(prop242 !== undefined){
                                   const _errs26 = errors;
-                                  if(typeof data8.name !== "string"){
+                                  if(typeof prop242 !== "string"){
                                     validate96.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -5436,9 +5679,10 @@ function validate96(data, context){
                                   var valid9 = true;
                                 }
                                 if(valid9){
-                                  if(data8.title !== undefined){
+                                  const prop243 = data8.title;
+                                  if(prop243 !== undefined){
                                     const _errs28 = errors;
-                                    if(typeof data8.title !== "string"){
+                                    if(typeof prop243 !== "string"){
                                       validate96.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -5448,8 +5692,9 @@ function validate96(data, context){
                                     var valid9 = true;
                                   }
                                   if(valid9){
-                                    if(data8.type !== undefined){
-                                      let data11 = data8.type;
+                                    const prop244 = data8.type;
+                                    if(prop244 !== undefined){
+                                      let data11 = prop244;
                                       const _errs30 = errors;
                                       if(typeof data11 !== "string"){
                                         validate96.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -5484,8 +5729,9 @@ function validate96(data, context){
                                 return false;
                               }
                               else {
-                                if(data8.type !== undefined){
-                                  let data12 = data8.type;
+                                const prop245 = data8.type;
+                                if(prop245 !== undefined){
+                                  let data12 = prop245;
                                   const _errs35 = errors;
                                   if(typeof data12 !== "string"){
                                     validate96.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -5501,9 +5747,10 @@ function validate96(data, context){
                                   var valid12 = true;
                                 }
                                 if(valid12){
-                                  if(data8.uri !== undefined){
+                                  const prop246 = data8.uri;
+                                  if(prop246 !== undefined){
                                     const _errs37 = errors;
-                                    if(typeof data8.uri !== "string"){
+                                    if(typeof prop246 !== "string"){
                                       validate96.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -5570,8 +5817,9 @@ function validate95(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop247 = data.id;
+        if(prop247 !== undefined){
+          let data0 = prop247;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate95.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -5583,8 +5831,9 @@ function validate95(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop248 = data.jsonrpc;
+          if(prop248 !== undefined){
+            let data1 = prop248;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate95.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -5600,8 +5849,9 @@ function validate95(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop249 = data.method;
+            if(prop249 !== undefined){
+              let data2 = prop249;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5617,9 +5867,10 @@ function validate95(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop250 = data.params;
+              if(prop250 !== undefined){
                 const _errs8 = errors;
-                if(!(validate96(data.params))){
+                if(!(validate96(prop250))){
                   vErrors = vErrors === null ? rebaseErrors(validate96.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate96.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -5805,8 +6056,9 @@ function validate116(data, context){
   const _errs1 = errors;
   if(errors === _errs1){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop251 = data._meta;
+      if(prop251 !== undefined){
+        let data0 = prop251;
         const _errs4 = errors;
         if(errors === _errs4){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5853,8 +6105,9 @@ function validate120(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop252 = data._meta;
+        if(prop252 !== undefined){
+          let data0 = prop252;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5870,9 +6123,10 @@ function validate120(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop253 = data.nextCursor;
+          if(prop253 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop253 !== "string"){
               validate120.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -5882,8 +6136,9 @@ function validate120(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.tasks !== undefined){
-              let data2 = data.tasks;
+            const prop254 = data.tasks;
+            if(prop254 !== undefined){
+              let data2 = prop254;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -5947,8 +6202,9 @@ function validate124(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop255 = data._meta;
+        if(prop255 !== undefined){
+          let data0 = prop255;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -5964,8 +6220,9 @@ function validate124(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop256 = data.content;
+          if(prop256 !== undefined){
+            let data1 = prop256;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -5994,9 +6251,10 @@ function validate124(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop257 = data.isError;
+            if(prop257 !== undefined){
               const _errs7 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop257 !== "boolean"){
                 validate124.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -6006,8 +6264,9 @@ function validate124(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.structuredContent !== undefined){
-                let data4 = data.structuredContent;
+              const prop258 = data.structuredContent;
+              if(prop258 !== undefined){
+                let data4 = prop258;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -6023,9 +6282,10 @@ function validate124(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.toolUseId !== undefined){
+                const prop259 = data.toolUseId;
+                if(prop259 !== undefined){
                   const _errs12 = errors;
-                  if(typeof data.toolUseId !== "string"){
+                  if(typeof prop259 !== "string"){
                     validate124.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6035,8 +6295,9 @@ function validate124(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data6 = data.type;
+                  const prop260 = data.type;
+                  if(prop260 !== undefined){
+                    let data6 = prop260;
                     const _errs14 = errors;
                     if(typeof data6 !== "string"){
                       validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6114,8 +6375,9 @@ function validate130(data, context){
                   return false;
                 }
                 else {
-                  if(data._meta !== undefined){
-                    let data0 = data._meta;
+                  const prop261 = data._meta;
+                  if(prop261 !== undefined){
+                    let data0 = prop261;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6131,9 +6393,10 @@ function validate130(data, context){
                     var valid6 = true;
                   }
                   if(valid6){
-                    if(data.id !== undefined){
+                    const prop262 = data.id;
+                    if(prop262 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data.id !== "string"){
+                      if(typeof prop262 !== "string"){
                         validate130.errors = [{instancePath:instancePath+"/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -6143,8 +6406,9 @@ function validate130(data, context){
                       var valid6 = true;
                     }
                     if(valid6){
-                      if(data.input !== undefined){
-                        let data2 = data.input;
+                      const prop263 = data.input;
+                      if(prop263 !== undefined){
+                        let data2 = prop263;
                         const _errs13 = errors;
                         if(errors === _errs13){
                           if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6160,9 +6424,10 @@ function validate130(data, context){
                         var valid6 = true;
                       }
                       if(valid6){
-                        if(data.name !== undefined){
+                        const prop264 = data.name;
+                        if(prop264 !== undefined){
                           const _errs16 = errors;
-                          if(typeof data.name !== "string"){
+                          if(typeof prop264 !== "string"){
                             validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -6172,8 +6437,9 @@ function validate130(data, context){
                           var valid6 = true;
                         }
                         if(valid6){
-                          if(data.type !== undefined){
-                            let data4 = data.type;
+                          const prop265 = data.type;
+                          if(prop265 !== undefined){
+                            let data4 = prop265;
                             const _errs18 = errors;
                             if(typeof data4 !== "string"){
                               validate130.errors = [{instancePath:instancePath+"/type",schemaPath:"ToolUseContent/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6240,8 +6506,9 @@ function validate123(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop266 = data._meta;
+        if(prop266 !== undefined){
+          let data0 = prop266;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6257,8 +6524,9 @@ function validate123(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop267 = data.content;
+          if(prop267 !== undefined){
+            let data1 = prop267;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid1 = true;
@@ -6324,8 +6592,9 @@ function validate123(data, context){
                               return false;
                             }
                             else {
-                              if(data1._meta !== undefined){
-                                let data2 = data1._meta;
+                              const prop268 = data1._meta;
+                              if(prop268 !== undefined){
+                                let data2 = prop268;
                                 const _errs17 = errors;
                                 if(errors === _errs17){
                                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6341,9 +6610,10 @@ function validate123(data, context){
                                 var valid8 = true;
                               }
                               if(valid8){
-                                if(data1.id !== undefined){
+                                const prop269 = data1.id;
+                                if(prop269 !== undefined){
                                   const _errs20 = errors;
-                                  if(typeof data1.id !== "string"){
+                                  if(typeof prop269 !== "string"){
                                     validate123.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -6353,8 +6623,9 @@ function validate123(data, context){
                                   var valid8 = true;
                                 }
                                 if(valid8){
-                                  if(data1.input !== undefined){
-                                    let data4 = data1.input;
+                                  const prop270 = data1.input;
+                                  if(prop270 !== undefined){
+                                    let data4 = prop270;
                                     const _errs22 = errors;
                                     if(errors === _errs22){
                                       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -6370,9 +6641,10 @@ function validate123(data, context){
                                     var valid8 = true;
                                   }
                                   if(valid8){
-                                    if(data1.name !== undefined){
+                                    const prop271 = data1.name;
+                                    if(prop271 !== undefined){
                                       const _errs25 = errors;
-                                      if(typeof data1.name !== "string"){
+                                      if(typeof prop271 !== "string"){
                                         validate123.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -6382,8 +6654,9 @@ function validate123(data, context){
                                       var valid8 = true;
                                     }
                                     if(valid8){
-                                      if(data1.type !== undefined){
-                                        let data6 = data1.type;
+                                      const prop272 = data1.type;
+                                      if(prop272 !== undefined){
+                                        let data6 = prop272;
                                         const _errs27 = errors;
                                         if(typeof data6 !== "string"){
                                           validate123.errors = [{instancePath:instancePath+"/content/type",schemaPath:"ToolUseContent/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6481,9 +6754,10 @@ function validate123(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop273 = data.model;
+            if(prop273 !== undefined){
               const _errs33 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop273 !== "string"){
                 validate123.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6493,8 +6767,9 @@ function validate123(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data9 = data.role;
+              const prop274 = data.role;
+              if(prop274 !== undefined){
+                let data9 = prop274;
                 const _errs35 = errors;
                 if(typeof data9 !== "string"){
                   validate123.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -6510,9 +6785,10 @@ function validate123(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop275 = data.stopReason;
+                if(prop275 !== undefined){
                   const _errs38 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop275 !== "string"){
                     validate123.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6556,8 +6832,9 @@ function validate137(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop276 = data._meta;
+        if(prop276 !== undefined){
+          let data0 = prop276;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6573,8 +6850,9 @@ function validate137(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.roots !== undefined){
-            let data1 = data.roots;
+          const prop277 = data.roots;
+          if(prop277 !== undefined){
+            let data1 = prop277;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -6592,8 +6870,9 @@ function validate137(data, context){
                         return false;
                       }
                       else {
-                        if(data2._meta !== undefined){
-                          let data3 = data2._meta;
+                        const prop278 = data2._meta;
+                        if(prop278 !== undefined){
+                          let data3 = prop278;
                           const _errs9 = errors;
                           if(errors === _errs9){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -6609,9 +6888,10 @@ function validate137(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.name !== undefined){
+                          const prop279 = data2.name;
+                          if(prop279 !== undefined){
                             const _errs12 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop279 !== "string"){
                               validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -6621,9 +6901,10 @@ function validate137(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.uri !== undefined){
+                            const prop280 = data2.uri;
+                            if(prop280 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data2.uri !== "string"){
+                              if(typeof prop280 !== "string"){
                                 validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -6681,8 +6962,9 @@ function validate115(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop281 = data._meta;
+      if(prop281 !== undefined){
+        let data0 = prop281;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -6726,8 +7008,9 @@ function validate115(data, context){
       const _errs10 = errors;
       if(errors === _errs10){
         if(data && typeof data == "object" && !Array.isArray(data)){
-          if(data._meta !== undefined){
-            let data1 = data._meta;
+          const prop282 = data._meta;
+          if(prop282 !== undefined){
+            let data1 = prop282;
             const _errs13 = errors;
             if(errors === _errs13){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -6807,8 +7090,9 @@ function validate115(data, context){
                       errors++;
                     }
                     else {
-                      if(data._meta !== undefined){
-                        let data2 = data._meta;
+                      const prop283 = data._meta;
+                      if(prop283 !== undefined){
+                        let data2 = prop283;
                         const _errs23 = errors;
                         if(errors === _errs23){
                           if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6830,8 +7114,9 @@ function validate115(data, context){
                         var valid6 = true;
                       }
                       if(valid6){
-                        if(data.action !== undefined){
-                          let data3 = data.action;
+                        const prop284 = data.action;
+                        if(prop284 !== undefined){
+                          let data3 = prop284;
                           const _errs26 = errors;
                           if(typeof data3 !== "string"){
                             const err6 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
@@ -6859,8 +7144,9 @@ function validate115(data, context){
                           var valid6 = true;
                         }
                         if(valid6){
-                          if(data.content !== undefined){
-                            let data4 = data.content;
+                          const prop285 = data.content;
+                          if(prop285 !== undefined){
+                            let data4 = prop285;
                             const _errs28 = errors;
                             if(errors === _errs28){
                               if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -6999,8 +7285,9 @@ function validate139(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop286 = data._meta;
+        if(prop286 !== undefined){
+          let data0 = prop286;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7016,8 +7303,9 @@ function validate139(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop287 = data.completion;
+          if(prop287 !== undefined){
+            let data1 = prop287;
             const _errs4 = errors;
             if(errors === _errs4){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -7027,9 +7315,10 @@ function validate139(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop288 = data1.hasMore;
+                  if(prop288 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop288 !== "boolean"){
                       validate139.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -7039,8 +7328,9 @@ function validate139(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop289 = data1.total;
+                    if(prop289 !== undefined){
+                      let data3 = prop289;
                       const _errs8 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate139.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -7052,8 +7342,9 @@ function validate139(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop290 = data1.values;
+                      if(prop290 !== undefined){
+                        let data4 = prop290;
                         const _errs10 = errors;
                         if(errors === _errs10){
                           if(Array.isArray(data4)){
@@ -7139,8 +7430,9 @@ function validate142(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop291 = data._meta;
+        if(prop291 !== undefined){
+          let data0 = prop291;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7156,8 +7448,9 @@ function validate142(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop292 = data.content;
+          if(prop292 !== undefined){
+            let data1 = prop292;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid1 = true;
@@ -7223,8 +7516,9 @@ function validate142(data, context){
                               return false;
                             }
                             else {
-                              if(data1._meta !== undefined){
-                                let data2 = data1._meta;
+                              const prop293 = data1._meta;
+                              if(prop293 !== undefined){
+                                let data2 = prop293;
                                 const _errs17 = errors;
                                 if(errors === _errs17){
                                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -7240,9 +7534,10 @@ function validate142(data, context){
                                 var valid8 = true;
                               }
                               if(valid8){
-                                if(data1.id !== undefined){
+                                const prop294 = data1.id;
+                                if(prop294 !== undefined){
                                   const _errs20 = errors;
-                                  if(typeof data1.id !== "string"){
+                                  if(typeof prop294 !== "string"){
                                     validate142.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -7252,8 +7547,9 @@ function validate142(data, context){
                                   var valid8 = true;
                                 }
                                 if(valid8){
-                                  if(data1.input !== undefined){
-                                    let data4 = data1.input;
+                                  const prop295 = data1.input;
+                                  if(prop295 !== undefined){
+                                    let data4 = prop295;
                                     const _errs22 = errors;
                                     if(errors === _errs22){
                                       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -7269,9 +7565,10 @@ function validate142(data, context){
                                     var valid8 = true;
                                   }
                                   if(valid8){
-                                    if(data1.name !== undefined){
+                                    const prop296 = data1.name;
+                                    if(prop296 !== undefined){
                                       const _errs25 = errors;
-                                      if(typeof data1.name !== "string"){
+                                      if(typeof prop296 !== "string"){
                                         validate142.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -7281,8 +7578,9 @@ function validate142(data, context){
                                       var valid8 = true;
                                     }
                                     if(valid8){
-                                      if(data1.type !== undefined){
-                                        let data6 = data1.type;
+                                      const prop297 = data1.type;
+                                      if(prop297 !== undefined){
+                                        let data6 = prop297;
                                         const _errs27 = errors;
                                         if(typeof data6 !== "string"){
                                           validate142.errors = [{instancePath:instancePath+"/content/type",schemaPath:"ToolUseContent/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -7380,8 +7678,9 @@ function validate142(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.role !== undefined){
-              let data8 = data.role;
+            const prop298 = data.role;
+            if(prop298 !== undefined){
+              let data8 = prop298;
               const _errs33 = errors;
               if(typeof data8 !== "string"){
                 validate142.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -7423,8 +7722,9 @@ function validate149(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop299 = data.costPriority;
+      if(prop299 !== undefined){
+        let data0 = prop299;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -7450,8 +7750,9 @@ function validate149(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop300 = data.hints;
+        if(prop300 !== undefined){
+          let data1 = prop300;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -7463,8 +7764,9 @@ function validate149(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop301 = data2.name;
+                    if(prop301 !== undefined){
+                      if(typeof prop301 !== "string"){
                         validate149.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -7492,8 +7794,9 @@ function validate149(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop302 = data.intelligencePriority;
+          if(prop302 !== undefined){
+            let data4 = prop302;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -7519,8 +7822,9 @@ function validate149(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop303 = data.speedPriority;
+            if(prop303 !== undefined){
+              let data5 = prop303;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -7581,8 +7885,9 @@ function validate151(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop304 = data._meta;
+        if(prop304 !== undefined){
+          let data0 = prop304;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -7598,15 +7903,17 @@ function validate151(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            let data1 = data.annotations;
+          const prop305 = data.annotations;
+          if(prop305 !== undefined){
+            let data1 = prop305;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.destructiveHint !== undefined){
+                const prop306 = data1.destructiveHint;
+                if(prop306 !== undefined){
                   const _errs7 = errors;
-                  if(typeof data1.destructiveHint !== "boolean"){
+                  if(typeof prop306 !== "boolean"){
                     validate151.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -7616,9 +7923,10 @@ function validate151(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.idempotentHint !== undefined){
+                  const prop307 = data1.idempotentHint;
+                  if(prop307 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data1.idempotentHint !== "boolean"){
+                    if(typeof prop307 !== "boolean"){
                       validate151.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -7628,9 +7936,10 @@ function validate151(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.openWorldHint !== undefined){
+                    const prop308 = data1.openWorldHint;
+                    if(prop308 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.openWorldHint !== "boolean"){
+                      if(typeof prop308 !== "boolean"){
                         validate151.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -7640,9 +7949,10 @@ function validate151(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.readOnlyHint !== undefined){
+                      const prop309 = data1.readOnlyHint;
+                      if(prop309 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.readOnlyHint !== "boolean"){
+                        if(typeof prop309 !== "boolean"){
                           validate151.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -7652,9 +7962,10 @@ function validate151(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.title !== undefined){
+                        const prop310 = data1.title;
+                        if(prop310 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data1.title !== "string"){
+                          if(typeof prop310 !== "string"){
                             validate151.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -7679,9 +7990,10 @@ function validate151(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop311 = data.description;
+            if(prop311 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop311 !== "string"){
                 validate151.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7691,14 +8003,16 @@ function validate151(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.execution !== undefined){
-                let data8 = data.execution;
+              const prop312 = data.execution;
+              if(prop312 !== undefined){
+                let data8 = prop312;
                 const _errs19 = errors;
                 const _errs20 = errors;
                 if(errors === _errs20){
                   if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                    if(data8.taskSupport !== undefined){
-                      let data9 = data8.taskSupport;
+                    const prop313 = data8.taskSupport;
+                    if(prop313 !== undefined){
+                      let data9 = prop313;
                       if(typeof data9 !== "string"){
                         validate151.errors = [{instancePath:instancePath+"/execution/taskSupport",schemaPath:"ToolExecution/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
                         return false;
@@ -7720,8 +8034,9 @@ function validate151(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.icons !== undefined){
-                  let data10 = data.icons;
+                const prop314 = data.icons;
+                if(prop314 !== undefined){
+                  let data10 = prop314;
                   const _errs24 = errors;
                   if(errors === _errs24){
                     if(Array.isArray(data10)){
@@ -7739,9 +8054,10 @@ function validate151(data, context){
                               return false;
                             }
                             else {
-                              if(data11.mimeType !== undefined){
+                              const prop315 = data11.mimeType;
+                              if(prop315 !== undefined){
                                 const _errs29 = errors;
-                                if(typeof data11.mimeType !== "string"){
+                                if(typeof prop315 !== "string"){
                                   validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -7751,8 +8067,9 @@ function validate151(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data11.sizes !== undefined){
-                                  let data13 = data11.sizes;
+                                const prop316 = data11.sizes;
+                                if(prop316 !== undefined){
+                                  let data13 = prop316;
                                   const _errs31 = errors;
                                   if(errors === _errs31){
                                     if(Array.isArray(data13)){
@@ -7781,9 +8098,10 @@ function validate151(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data11.src !== undefined){
+                                  const prop317 = data11.src;
+                                  if(prop317 !== undefined){
                                     const _errs35 = errors;
-                                    if(typeof data11.src !== "string"){
+                                    if(typeof prop317 !== "string"){
                                       validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -7793,8 +8111,9 @@ function validate151(data, context){
                                     var valid7 = true;
                                   }
                                   if(valid7){
-                                    if(data11.theme !== undefined){
-                                      let data16 = data11.theme;
+                                    const prop318 = data11.theme;
+                                    if(prop318 !== undefined){
+                                      let data16 = prop318;
                                       const _errs37 = errors;
                                       if(typeof data16 !== "string"){
                                         validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -7836,8 +8155,9 @@ function validate151(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.inputSchema !== undefined){
-                    let data17 = data.inputSchema;
+                  const prop319 = data.inputSchema;
+                  if(prop319 !== undefined){
+                    let data17 = prop319;
                     const _errs39 = errors;
                     if(errors === _errs39){
                       if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
@@ -7847,9 +8167,10 @@ function validate151(data, context){
                           return false;
                         }
                         else {
-                          if(data17.$schema !== undefined){
+                          const prop320 = data17.$schema;
+                          if(prop320 !== undefined){
                             const _errs41 = errors;
-                            if(typeof data17.$schema !== "string"){
+                            if(typeof prop320 !== "string"){
                               validate151.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -7859,8 +8180,9 @@ function validate151(data, context){
                             var valid9 = true;
                           }
                           if(valid9){
-                            if(data17.properties !== undefined){
-                              let data19 = data17.properties;
+                            const prop321 = data17.properties;
+                            if(prop321 !== undefined){
+                              let data19 = prop321;
                               const _errs43 = errors;
                               if(errors === _errs43){
                                 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
@@ -7892,8 +8214,9 @@ function validate151(data, context){
                               var valid9 = true;
                             }
                             if(valid9){
-                              if(data17.required !== undefined){
-                                let data21 = data17.required;
+                              const prop322 = data17.required;
+                              if(prop322 !== undefined){
+                                let data21 = prop322;
                                 const _errs49 = errors;
                                 if(errors === _errs49){
                                   if(Array.isArray(data21)){
@@ -7922,8 +8245,9 @@ function validate151(data, context){
                                 var valid9 = true;
                               }
                               if(valid9){
-                                if(data17.type !== undefined){
-                                  let data23 = data17.type;
+                                const prop323 = data17.type;
+                                if(prop323 !== undefined){
+                                  let data23 = prop323;
                                   const _errs53 = errors;
                                   if(typeof data23 !== "string"){
                                     validate151.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -7954,9 +8278,10 @@ function validate151(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.name !== undefined){
+                    const prop324 = data.name;
+                    if(prop324 !== undefined){
                       const _errs55 = errors;
-                      if(typeof data.name !== "string"){
+                      if(typeof prop324 !== "string"){
                         validate151.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -7966,8 +8291,9 @@ function validate151(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.outputSchema !== undefined){
-                        let data25 = data.outputSchema;
+                      const prop325 = data.outputSchema;
+                      if(prop325 !== undefined){
+                        let data25 = prop325;
                         const _errs57 = errors;
                         if(errors === _errs57){
                           if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
@@ -7977,9 +8303,10 @@ function validate151(data, context){
                               return false;
                             }
                             else {
-                              if(data25.$schema !== undefined){
+                              const prop326 = data25.$schema;
+                              if(prop326 !== undefined){
                                 const _errs59 = errors;
-                                if(typeof data25.$schema !== "string"){
+                                if(typeof prop326 !== "string"){
                                   validate151.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -7989,8 +8316,9 @@ function validate151(data, context){
                                 var valid12 = true;
                               }
                               if(valid12){
-                                if(data25.properties !== undefined){
-                                  let data27 = data25.properties;
+                                const prop327 = data25.properties;
+                                if(prop327 !== undefined){
+                                  let data27 = prop327;
                                   const _errs61 = errors;
                                   if(errors === _errs61){
                                     if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
@@ -8022,8 +8350,9 @@ function validate151(data, context){
                                   var valid12 = true;
                                 }
                                 if(valid12){
-                                  if(data25.required !== undefined){
-                                    let data29 = data25.required;
+                                  const prop328 = data25.required;
+                                  if(prop328 !== undefined){
+                                    let data29 = prop328;
                                     const _errs67 = errors;
                                     if(errors === _errs67){
                                       if(Array.isArray(data29)){
@@ -8052,8 +8381,9 @@ function validate151(data, context){
                                     var valid12 = true;
                                   }
                                   if(valid12){
-                                    if(data25.type !== undefined){
-                                      let data31 = data25.type;
+                                    const prop329 = data25.type;
+                                    if(prop329 !== undefined){
+                                      let data31 = prop329;
                                       const _errs71 = errors;
                                       if(typeof data31 !== "string"){
                                         validate151.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8084,9 +8414,10 @@ function validate151(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.title !== undefined){
+                        const prop330 = data.title;
+                        if(prop330 !== undefined){
                           const _errs73 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop330 !== "string"){
                             validate151.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -8128,13 +8459,15 @@ function validate141(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop331 = data._meta;
+        if(prop331 !== undefined){
+          let data0 = prop331;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop332 = data0.progressToken;
+              if(prop332 !== undefined){
+                let data1 = prop332;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate141.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -8152,8 +8485,9 @@ function validate141(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.includeContext !== undefined){
-            let data2 = data.includeContext;
+          const prop333 = data.includeContext;
+          if(prop333 !== undefined){
+            let data2 = prop333;
             const _errs7 = errors;
             if(typeof data2 !== "string"){
               validate141.errors = [{instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -8169,8 +8503,9 @@ function validate141(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.maxTokens !== undefined){
-              let data3 = data.maxTokens;
+            const prop334 = data.maxTokens;
+            if(prop334 !== undefined){
+              let data3 = prop334;
               const _errs9 = errors;
               if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                 validate141.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -8182,8 +8517,9 @@ function validate141(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.messages !== undefined){
-                let data4 = data.messages;
+              const prop335 = data.messages;
+              if(prop335 !== undefined){
+                let data4 = prop335;
                 const _errs11 = errors;
                 if(errors === _errs11){
                   if(Array.isArray(data4)){
@@ -8212,8 +8548,9 @@ function validate141(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.metadata !== undefined){
-                  let data6 = data.metadata;
+                const prop336 = data.metadata;
+                if(prop336 !== undefined){
+                  let data6 = prop336;
                   const _errs14 = errors;
                   if(errors === _errs14){
                     if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -8229,9 +8566,10 @@ function validate141(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.modelPreferences !== undefined){
+                  const prop337 = data.modelPreferences;
+                  if(prop337 !== undefined){
                     const _errs17 = errors;
-                    if(!(validate149(data.modelPreferences))){
+                    if(!(validate149(prop337))){
                       vErrors = vErrors === null ? rebaseErrors(validate149.errors, instancePath+"/modelPreferences") : vErrors.concat(rebaseErrors(validate149.errors, instancePath+"/modelPreferences"));
                       errors = vErrors.length;
                     }
@@ -8241,8 +8579,9 @@ function validate141(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.stopSequences !== undefined){
-                      let data8 = data.stopSequences;
+                    const prop338 = data.stopSequences;
+                    if(prop338 !== undefined){
+                      let data8 = prop338;
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(Array.isArray(data8)){
@@ -8271,9 +8610,10 @@ function validate141(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.systemPrompt !== undefined){
+                      const prop339 = data.systemPrompt;
+                      if(prop339 !== undefined){
                         const _errs22 = errors;
-                        if(typeof data.systemPrompt !== "string"){
+                        if(typeof prop339 !== "string"){
                           validate141.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -8283,14 +8623,16 @@ function validate141(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.task !== undefined){
-                          let data11 = data.task;
+                        const prop340 = data.task;
+                        if(prop340 !== undefined){
+                          let data11 = prop340;
                           const _errs24 = errors;
                           const _errs25 = errors;
                           if(errors === _errs25){
                             if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              if(data11.ttl !== undefined){
-                                let data12 = data11.ttl;
+                              const prop341 = data11.ttl;
+                              if(prop341 !== undefined){
+                                let data12 = prop341;
                                 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                                   validate141.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
                                   return false;
@@ -8308,9 +8650,10 @@ function validate141(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.temperature !== undefined){
+                          const prop342 = data.temperature;
+                          if(prop342 !== undefined){
                             const _errs29 = errors;
-                            if(!(typeof data.temperature == "number")){
+                            if(!(typeof prop342 == "number")){
                               validate141.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                               return false;
                             }
@@ -8320,14 +8663,16 @@ function validate141(data, context){
                             var valid0 = true;
                           }
                           if(valid0){
-                            if(data.toolChoice !== undefined){
-                              let data14 = data.toolChoice;
+                            const prop343 = data.toolChoice;
+                            if(prop343 !== undefined){
+                              let data14 = prop343;
                               const _errs31 = errors;
                               const _errs32 = errors;
                               if(errors === _errs32){
                                 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                                  if(data14.mode !== undefined){
-                                    let data15 = data14.mode;
+                                  const prop344 = data14.mode;
+                                  if(prop344 !== undefined){
+                                    let data15 = prop344;
                                     if(typeof data15 !== "string"){
                                       validate141.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
                                       return false;
@@ -8349,8 +8694,9 @@ function validate141(data, context){
                               var valid0 = true;
                             }
                             if(valid0){
-                              if(data.tools !== undefined){
-                                let data16 = data.tools;
+                              const prop345 = data.tools;
+                              if(prop345 !== undefined){
+                                let data16 = prop345;
                                 const _errs36 = errors;
                                 if(errors === _errs36){
                                   if(Array.isArray(data16)){
@@ -8414,8 +8760,9 @@ function validate140(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop346 = data.id;
+        if(prop346 !== undefined){
+          let data0 = prop346;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate140.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -8427,8 +8774,9 @@ function validate140(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop347 = data.jsonrpc;
+          if(prop347 !== undefined){
+            let data1 = prop347;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate140.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8444,8 +8792,9 @@ function validate140(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop348 = data.method;
+            if(prop348 !== undefined){
+              let data2 = prop348;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate140.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8461,9 +8810,10 @@ function validate140(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop349 = data.params;
+              if(prop349 !== undefined){
                 const _errs8 = errors;
-                if(!(validate141(data.params))){
+                if(!(validate141(prop349))){
                   vErrors = vErrors === null ? rebaseErrors(validate141.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate141.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8512,8 +8862,9 @@ function validate154(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop350 = data._meta;
+        if(prop350 !== undefined){
+          let data0 = prop350;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -8529,9 +8880,10 @@ function validate154(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.task !== undefined){
+          const prop351 = data.task;
+          if(prop351 !== undefined){
             const _errs4 = errors;
-            if(!(validate37(data.task))){
+            if(!(validate37(prop351))){
               vErrors = vErrors === null ? rebaseErrors(validate37.errors, instancePath+"/task") : vErrors.concat(rebaseErrors(validate37.errors, instancePath+"/task"));
               errors = vErrors.length;
             }
@@ -8598,13 +8950,15 @@ function validate159(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop352 = data._meta;
+        if(prop352 !== undefined){
+          let data0 = prop352;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop353 = data0.progressToken;
+              if(prop353 !== undefined){
+                let data1 = prop353;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate159.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -8622,9 +8976,10 @@ function validate159(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.elicitationId !== undefined){
+          const prop354 = data.elicitationId;
+          if(prop354 !== undefined){
             const _errs7 = errors;
-            if(typeof data.elicitationId !== "string"){
+            if(typeof prop354 !== "string"){
               validate159.errors = [{instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8634,9 +8989,10 @@ function validate159(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.message !== undefined){
+            const prop355 = data.message;
+            if(prop355 !== undefined){
               const _errs9 = errors;
-              if(typeof data.message !== "string"){
+              if(typeof prop355 !== "string"){
                 validate159.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -8646,8 +9002,9 @@ function validate159(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mode !== undefined){
-                let data4 = data.mode;
+              const prop356 = data.mode;
+              if(prop356 !== undefined){
+                let data4 = prop356;
                 const _errs11 = errors;
                 if(typeof data4 !== "string"){
                   validate159.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -8663,14 +9020,16 @@ function validate159(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.task !== undefined){
-                  let data5 = data.task;
+                const prop357 = data.task;
+                if(prop357 !== undefined){
+                  let data5 = prop357;
                   const _errs13 = errors;
                   const _errs14 = errors;
                   if(errors === _errs14){
                     if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                      if(data5.ttl !== undefined){
-                        let data6 = data5.ttl;
+                      const prop358 = data5.ttl;
+                      if(prop358 !== undefined){
+                        let data6 = prop358;
                         if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                           validate159.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
                           return false;
@@ -8688,9 +9047,10 @@ function validate159(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.url !== undefined){
+                  const prop359 = data.url;
+                  if(prop359 !== undefined){
                     const _errs18 = errors;
-                    if(typeof data.url !== "string"){
+                    if(typeof prop359 !== "string"){
                       validate159.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -8783,9 +9143,10 @@ function validate162(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop360 = data.default;
+                  if(prop360 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop360 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -8801,9 +9162,10 @@ function validate162(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop361 = data.description;
+                    if(prop361 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop361 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -8819,8 +9181,9 @@ function validate162(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.format !== undefined){
-                        let data2 = data.format;
+                      const prop362 = data.format;
+                      if(prop362 !== undefined){
+                        let data2 = prop362;
                         const _errs11 = errors;
                         if(typeof data2 !== "string"){
                           const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
@@ -8848,8 +9211,9 @@ function validate162(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.maxLength !== undefined){
-                          let data3 = data.maxLength;
+                        const prop363 = data.maxLength;
+                        if(prop363 !== undefined){
+                          let data3 = prop363;
                           const _errs13 = errors;
                           if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                             const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
@@ -8867,8 +9231,9 @@ function validate162(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.minLength !== undefined){
-                            let data4 = data.minLength;
+                          const prop364 = data.minLength;
+                          if(prop364 !== undefined){
+                            let data4 = prop364;
                             const _errs15 = errors;
                             if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                               const err7 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
@@ -8886,9 +9251,10 @@ function validate162(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.title !== undefined){
+                            const prop365 = data.title;
+                            if(prop365 !== undefined){
                               const _errs17 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop365 !== "string"){
                                 const err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err8];
@@ -8904,8 +9270,9 @@ function validate162(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data.type !== undefined){
-                                let data6 = data.type;
+                              const prop366 = data.type;
+                              if(prop366 !== undefined){
+                                let data6 = prop366;
                                 const _errs19 = errors;
                                 if(typeof data6 !== "string"){
                                   const err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -8968,9 +9335,10 @@ function validate162(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop367 = data.default;
+                  if(prop367 !== undefined){
                     const _errs24 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop367 == "number")){
                       const err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err13];
@@ -8986,9 +9354,10 @@ function validate162(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.description !== undefined){
+                    const prop368 = data.description;
+                    if(prop368 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop368 !== "string"){
                         const err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err14];
@@ -9004,9 +9373,10 @@ function validate162(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.maximum !== undefined){
+                      const prop369 = data.maximum;
+                      if(prop369 !== undefined){
                         const _errs28 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop369 == "number")){
                           const err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err15];
@@ -9022,9 +9392,10 @@ function validate162(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.minimum !== undefined){
+                        const prop370 = data.minimum;
+                        if(prop370 !== undefined){
                           const _errs30 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop370 == "number")){
                             const err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err16];
@@ -9040,9 +9411,10 @@ function validate162(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.title !== undefined){
+                          const prop371 = data.title;
+                          if(prop371 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop371 !== "string"){
                               const err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err17];
@@ -9058,8 +9430,9 @@ function validate162(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.type !== undefined){
-                              let data12 = data.type;
+                            const prop372 = data.type;
+                            if(prop372 !== undefined){
+                              let data12 = prop372;
                               const _errs34 = errors;
                               if(typeof data12 !== "string"){
                                 const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9121,9 +9494,10 @@ function validate162(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop373 = data.default;
+                  if(prop373 !== undefined){
                     const _errs39 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop373 == "number")){
                       const err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err22];
@@ -9139,9 +9513,10 @@ function validate162(data, context){
                     var valid10 = true;
                   }
                   if(valid10){
-                    if(data.description !== undefined){
+                    const prop374 = data.description;
+                    if(prop374 !== undefined){
                       const _errs41 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop374 !== "string"){
                         const err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err23];
@@ -9157,9 +9532,10 @@ function validate162(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.maximum !== undefined){
+                      const prop375 = data.maximum;
+                      if(prop375 !== undefined){
                         const _errs43 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop375 == "number")){
                           const err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err24];
@@ -9175,9 +9551,10 @@ function validate162(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.minimum !== undefined){
+                        const prop376 = data.minimum;
+                        if(prop376 !== undefined){
                           const _errs45 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop376 == "number")){
                             const err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err25];
@@ -9193,9 +9570,10 @@ function validate162(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.title !== undefined){
+                          const prop377 = data.title;
+                          if(prop377 !== undefined){
                             const _errs47 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop377 !== "string"){
                               const err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err26];
@@ -9211,8 +9589,9 @@ function validate162(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.type !== undefined){
-                              let data18 = data.type;
+                            const prop378 = data.type;
+                            if(prop378 !== undefined){
+                              let data18 = prop378;
                               const _errs49 = errors;
                               if(typeof data18 !== "string"){
                                 const err27 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9274,9 +9653,10 @@ function validate162(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop379 = data.default;
+                  if(prop379 !== undefined){
                     const _errs54 = errors;
-                    if(typeof data.default !== "boolean"){
+                    if(typeof prop379 !== "boolean"){
                       const err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
                       if(vErrors === null){
                         vErrors = [err31];
@@ -9292,9 +9672,10 @@ function validate162(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.description !== undefined){
+                    const prop380 = data.description;
+                    if(prop380 !== undefined){
                       const _errs56 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop380 !== "string"){
                         const err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err32];
@@ -9310,9 +9691,10 @@ function validate162(data, context){
                       var valid13 = true;
                     }
                     if(valid13){
-                      if(data.title !== undefined){
+                      const prop381 = data.title;
+                      if(prop381 !== undefined){
                         const _errs58 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop381 !== "string"){
                           const err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err33];
@@ -9328,8 +9710,9 @@ function validate162(data, context){
                         var valid13 = true;
                       }
                       if(valid13){
-                        if(data.type !== undefined){
-                          let data22 = data.type;
+                        const prop382 = data.type;
+                        if(prop382 !== undefined){
+                          let data22 = prop382;
                           const _errs60 = errors;
                           if(typeof data22 !== "string"){
                             const err34 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9389,8 +9772,9 @@ function validate162(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data23 = data.default;
+                  const prop383 = data.default;
+                  if(prop383 !== undefined){
+                    let data23 = prop383;
                     const _errs65 = errors;
                     if(errors === _errs65){
                       if(Array.isArray(data23)){
@@ -9431,9 +9815,10 @@ function validate162(data, context){
                     var valid16 = true;
                   }
                   if(valid16){
-                    if(data.description !== undefined){
+                    const prop384 = data.description;
+                    if(prop384 !== undefined){
                       const _errs69 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop384 !== "string"){
                         const err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err40];
@@ -9449,8 +9834,9 @@ function validate162(data, context){
                       var valid16 = true;
                     }
                     if(valid16){
-                      if(data.items !== undefined){
-                        let data26 = data.items;
+                      const prop385 = data.items;
+                      if(prop385 !== undefined){
+                        let data26 = prop385;
                         const _errs71 = errors;
                         if(errors === _errs71){
                           if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
@@ -9466,8 +9852,9 @@ function validate162(data, context){
                               errors++;
                             }
                             else {
-                              if(data26.enum !== undefined){
-                                let data27 = data26.enum;
+                              const prop386 = data26.enum;
+                              if(prop386 !== undefined){
+                                let data27 = prop386;
                                 const _errs73 = errors;
                                 if(errors === _errs73){
                                   if(Array.isArray(data27)){
@@ -9508,8 +9895,9 @@ function validate162(data, context){
                                 var valid18 = true;
                               }
                               if(valid18){
-                                if(data26.type !== undefined){
-                                  let data29 = data26.type;
+                                const prop387 = data26.type;
+                                if(prop387 !== undefined){
+                                  let data29 = prop387;
                                   const _errs77 = errors;
                                   if(typeof data29 !== "string"){
                                     const err44 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9556,8 +9944,9 @@ function validate162(data, context){
                         var valid16 = true;
                       }
                       if(valid16){
-                        if(data.maxItems !== undefined){
-                          let data30 = data.maxItems;
+                        const prop388 = data.maxItems;
+                        if(prop388 !== undefined){
+                          let data30 = prop388;
                           const _errs79 = errors;
                           if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
                             const err47 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -9575,8 +9964,9 @@ function validate162(data, context){
                           var valid16 = true;
                         }
                         if(valid16){
-                          if(data.minItems !== undefined){
-                            let data31 = data.minItems;
+                          const prop389 = data.minItems;
+                          if(prop389 !== undefined){
+                            let data31 = prop389;
                             const _errs81 = errors;
                             if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                               const err48 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -9594,9 +9984,10 @@ function validate162(data, context){
                             var valid16 = true;
                           }
                           if(valid16){
-                            if(data.title !== undefined){
+                            const prop390 = data.title;
+                            if(prop390 !== undefined){
                               const _errs83 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop390 !== "string"){
                                 const err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err49];
@@ -9612,8 +10003,9 @@ function validate162(data, context){
                               var valid16 = true;
                             }
                             if(valid16){
-                              if(data.type !== undefined){
-                                let data33 = data.type;
+                              const prop391 = data.type;
+                              if(prop391 !== undefined){
+                                let data33 = prop391;
                                 const _errs85 = errors;
                                 if(typeof data33 !== "string"){
                                   const err50 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9713,9 +10105,10 @@ function validate162(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop392 = data.default;
+          if(prop392 !== undefined){
             const _errs90 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop392 !== "string"){
               const err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err57];
@@ -9731,9 +10124,10 @@ function validate162(data, context){
             var valid21 = true;
           }
           if(valid21){
-            if(data.description !== undefined){
+            const prop393 = data.description;
+            if(prop393 !== undefined){
               const _errs92 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop393 !== "string"){
                 const err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err58];
@@ -9749,8 +10143,9 @@ function validate162(data, context){
               var valid21 = true;
             }
             if(valid21){
-              if(data.enum !== undefined){
-                let data36 = data.enum;
+              const prop394 = data.enum;
+              if(prop394 !== undefined){
+                let data36 = prop394;
                 const _errs94 = errors;
                 if(errors === _errs94){
                   if(Array.isArray(data36)){
@@ -9791,9 +10186,10 @@ function validate162(data, context){
                 var valid21 = true;
               }
               if(valid21){
-                if(data.title !== undefined){
+                const prop395 = data.title;
+                if(prop395 !== undefined){
                   const _errs98 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop395 !== "string"){
                     const err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err61];
@@ -9809,8 +10205,9 @@ function validate162(data, context){
                   var valid21 = true;
                 }
                 if(valid21){
-                  if(data.type !== undefined){
-                    let data39 = data.type;
+                  const prop396 = data.type;
+                  if(prop396 !== undefined){
+                    let data39 = prop396;
                     const _errs100 = errors;
                     if(typeof data39 !== "string"){
                       const err62 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9873,9 +10270,10 @@ function validate162(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
+            const prop397 = data.default;
+            if(prop397 !== undefined){
               const _errs105 = errors;
-              if(typeof data.default !== "string"){
+              if(typeof prop397 !== "string"){
                 const err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err66];
@@ -9891,9 +10289,10 @@ function validate162(data, context){
               var valid24 = true;
             }
             if(valid24){
-              if(data.description !== undefined){
+              const prop398 = data.description;
+              if(prop398 !== undefined){
                 const _errs107 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop398 !== "string"){
                   const err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err67];
@@ -9909,8 +10308,9 @@ function validate162(data, context){
                 var valid24 = true;
               }
               if(valid24){
-                if(data.oneOf !== undefined){
-                  let data42 = data.oneOf;
+                const prop399 = data.oneOf;
+                if(prop399 !== undefined){
+                  let data42 = prop399;
                   const _errs109 = errors;
                   if(errors === _errs109){
                     if(Array.isArray(data42)){
@@ -9933,9 +10333,10 @@ function validate162(data, context){
                               errors++;
                             }
                             else {
-                              if(data43.const !== undefined){
+                              const prop400 = data43.const;
+                              if(prop400 !== undefined){
                                 const _errs113 = errors;
-                                if(typeof data43.const !== "string"){
+                                if(typeof prop400 !== "string"){
                                   const err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err69];
@@ -9951,9 +10352,10 @@ function validate162(data, context){
                                 var valid26 = true;
                               }
                               if(valid26){
-                                if(data43.title !== undefined){
+                                const prop401 = data43.title;
+                                if(prop401 !== undefined){
                                   const _errs115 = errors;
-                                  if(typeof data43.title !== "string"){
+                                  if(typeof prop401 !== "string"){
                                     const err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                     if(vErrors === null){
                                       vErrors = [err70];
@@ -10005,9 +10407,10 @@ function validate162(data, context){
                   var valid24 = true;
                 }
                 if(valid24){
-                  if(data.title !== undefined){
+                  const prop402 = data.title;
+                  if(prop402 !== undefined){
                     const _errs117 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop402 !== "string"){
                       const err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err73];
@@ -10023,8 +10426,9 @@ function validate162(data, context){
                     var valid24 = true;
                   }
                   if(valid24){
-                    if(data.type !== undefined){
-                      let data47 = data.type;
+                    const prop403 = data.type;
+                    if(prop403 !== undefined){
+                      let data47 = prop403;
                       const _errs119 = errors;
                       if(typeof data47 !== "string"){
                         const err74 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10087,8 +10491,9 @@ function validate162(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
-                let data48 = data.default;
+              const prop404 = data.default;
+              if(prop404 !== undefined){
+                let data48 = prop404;
                 const _errs124 = errors;
                 if(errors === _errs124){
                   if(Array.isArray(data48)){
@@ -10129,9 +10534,10 @@ function validate162(data, context){
                 var valid28 = true;
               }
               if(valid28){
-                if(data.description !== undefined){
+                const prop405 = data.description;
+                if(prop405 !== undefined){
                   const _errs128 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop405 !== "string"){
                     const err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err80];
@@ -10147,8 +10553,9 @@ function validate162(data, context){
                   var valid28 = true;
                 }
                 if(valid28){
-                  if(data.items !== undefined){
-                    let data51 = data.items;
+                  const prop406 = data.items;
+                  if(prop406 !== undefined){
+                    let data51 = prop406;
                     const _errs130 = errors;
                     if(errors === _errs130){
                       if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
@@ -10164,8 +10571,9 @@ function validate162(data, context){
                           errors++;
                         }
                         else {
-                          if(data51.anyOf !== undefined){
-                            let data52 = data51.anyOf;
+                          const prop407 = data51.anyOf;
+                          if(prop407 !== undefined){
+                            let data52 = prop407;
                             const _errs132 = errors;
                             if(errors === _errs132){
                               if(Array.isArray(data52)){
@@ -10188,9 +10596,10 @@ function validate162(data, context){
                                         errors++;
                                       }
                                       else {
-                                        if(data53.const !== undefined){
+                                        const prop408 = data53.const;
+                                        if(prop408 !== undefined){
                                           const _errs136 = errors;
-                                          if(typeof data53.const !== "string"){
+                                          if(typeof prop408 !== "string"){
                                             const err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err83];
@@ -10206,9 +10615,10 @@ function validate162(data, context){
                                           var valid32 = true;
                                         }
                                         if(valid32){
-                                          if(data53.title !== undefined){
+                                          const prop409 = data53.title;
+                                          if(prop409 !== undefined){
                                             const _errs138 = errors;
-                                            if(typeof data53.title !== "string"){
+                                            if(typeof prop409 !== "string"){
                                               const err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                               if(vErrors === null){
                                                 vErrors = [err84];
@@ -10274,8 +10684,9 @@ function validate162(data, context){
                     var valid28 = true;
                   }
                   if(valid28){
-                    if(data.maxItems !== undefined){
-                      let data56 = data.maxItems;
+                    const prop410 = data.maxItems;
+                    if(prop410 !== undefined){
+                      let data56 = prop410;
                       const _errs140 = errors;
                       if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
                         const err88 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -10293,8 +10704,9 @@ function validate162(data, context){
                       var valid28 = true;
                     }
                     if(valid28){
-                      if(data.minItems !== undefined){
-                        let data57 = data.minItems;
+                      const prop411 = data.minItems;
+                      if(prop411 !== undefined){
+                        let data57 = prop411;
                         const _errs142 = errors;
                         if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
                           const err89 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -10312,9 +10724,10 @@ function validate162(data, context){
                         var valid28 = true;
                       }
                       if(valid28){
-                        if(data.title !== undefined){
+                        const prop412 = data.title;
+                        if(prop412 !== undefined){
                           const _errs144 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop412 !== "string"){
                             const err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err90];
@@ -10330,8 +10743,9 @@ function validate162(data, context){
                           var valid28 = true;
                         }
                         if(valid28){
-                          if(data.type !== undefined){
-                            let data59 = data.type;
+                          const prop413 = data.type;
+                          if(prop413 !== undefined){
+                            let data59 = prop413;
                             const _errs146 = errors;
                             if(typeof data59 !== "string"){
                               const err91 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10396,9 +10810,10 @@ function validate162(data, context){
                 errors++;
               }
               else {
-                if(data.default !== undefined){
+                const prop414 = data.default;
+                if(prop414 !== undefined){
                   const _errs151 = errors;
-                  if(typeof data.default !== "string"){
+                  if(typeof prop414 !== "string"){
                     const err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err95];
@@ -10414,9 +10829,10 @@ function validate162(data, context){
                   var valid34 = true;
                 }
                 if(valid34){
-                  if(data.description !== undefined){
+                  const prop415 = data.description;
+                  if(prop415 !== undefined){
                     const _errs153 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop415 !== "string"){
                       const err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err96];
@@ -10432,8 +10848,9 @@ function validate162(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.enum !== undefined){
-                      let data62 = data.enum;
+                    const prop416 = data.enum;
+                    if(prop416 !== undefined){
+                      let data62 = prop416;
                       const _errs155 = errors;
                       if(errors === _errs155){
                         if(Array.isArray(data62)){
@@ -10474,8 +10891,9 @@ function validate162(data, context){
                       var valid34 = true;
                     }
                     if(valid34){
-                      if(data.enumNames !== undefined){
-                        let data64 = data.enumNames;
+                      const prop417 = data.enumNames;
+                      if(prop417 !== undefined){
+                        let data64 = prop417;
                         const _errs159 = errors;
                         if(errors === _errs159){
                           if(Array.isArray(data64)){
@@ -10516,9 +10934,10 @@ function validate162(data, context){
                         var valid34 = true;
                       }
                       if(valid34){
-                        if(data.title !== undefined){
+                        const prop418 = data.title;
+                        if(prop418 !== undefined){
                           const _errs163 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop418 !== "string"){
                             const err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err101];
@@ -10534,8 +10953,9 @@ function validate162(data, context){
                           var valid34 = true;
                         }
                         if(valid34){
-                          if(data.type !== undefined){
-                            let data67 = data.type;
+                          const prop419 = data.type;
+                          if(prop419 !== undefined){
+                            let data67 = prop419;
                             const _errs165 = errors;
                             if(typeof data67 !== "string"){
                               const err102 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10627,13 +11047,15 @@ function validate161(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop420 = data._meta;
+        if(prop420 !== undefined){
+          let data0 = prop420;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop421 = data0.progressToken;
+              if(prop421 !== undefined){
+                let data1 = prop421;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate161.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -10651,9 +11073,10 @@ function validate161(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop422 = data.message;
+          if(prop422 !== undefined){
             const _errs7 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop422 !== "string"){
               validate161.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -10663,8 +11086,9 @@ function validate161(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mode !== undefined){
-              let data3 = data.mode;
+            const prop423 = data.mode;
+            if(prop423 !== undefined){
+              let data3 = prop423;
               const _errs9 = errors;
               if(typeof data3 !== "string"){
                 validate161.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -10680,8 +11104,9 @@ function validate161(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.requestedSchema !== undefined){
-                let data4 = data.requestedSchema;
+              const prop424 = data.requestedSchema;
+              if(prop424 !== undefined){
+                let data4 = prop424;
                 const _errs11 = errors;
                 if(errors === _errs11){
                   if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -10691,9 +11116,10 @@ function validate161(data, context){
                       return false;
                     }
                     else {
-                      if(data4.$schema !== undefined){
+                      const prop425 = data4.$schema;
+                      if(prop425 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data4.$schema !== "string"){
+                        if(typeof prop425 !== "string"){
                           validate161.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -10703,8 +11129,9 @@ function validate161(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data4.properties !== undefined){
-                          let data6 = data4.properties;
+                        const prop426 = data4.properties;
+                        if(prop426 !== undefined){
+                          let data6 = prop426;
                           const _errs15 = errors;
                           if(errors === _errs15){
                             if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -10731,8 +11158,9 @@ function validate161(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data4.required !== undefined){
-                            let data8 = data4.required;
+                          const prop427 = data4.required;
+                          if(prop427 !== undefined){
+                            let data8 = prop427;
                             const _errs19 = errors;
                             if(errors === _errs19){
                               if(Array.isArray(data8)){
@@ -10761,8 +11189,9 @@ function validate161(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data4.type !== undefined){
-                              let data10 = data4.type;
+                            const prop428 = data4.type;
+                            if(prop428 !== undefined){
+                              let data10 = prop428;
                               const _errs23 = errors;
                               if(typeof data10 !== "string"){
                                 validate161.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -10793,14 +11222,16 @@ function validate161(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.task !== undefined){
-                  let data11 = data.task;
+                const prop429 = data.task;
+                if(prop429 !== undefined){
+                  let data11 = prop429;
                   const _errs25 = errors;
                   const _errs26 = errors;
                   if(errors === _errs26){
                     if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                      if(data11.ttl !== undefined){
-                        let data12 = data11.ttl;
+                      const prop430 = data11.ttl;
+                      if(prop430 !== undefined){
+                        let data12 = prop430;
                         if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                           validate161.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
                           return false;
@@ -10897,8 +11328,9 @@ function validate157(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop431 = data.id;
+        if(prop431 !== undefined){
+          let data0 = prop431;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate157.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -10910,8 +11342,9 @@ function validate157(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop432 = data.jsonrpc;
+          if(prop432 !== undefined){
+            let data1 = prop432;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate157.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -10927,8 +11360,9 @@ function validate157(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop433 = data.method;
+            if(prop433 !== undefined){
+              let data2 = prop433;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate157.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10944,9 +11378,10 @@ function validate157(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop434 = data.params;
+              if(prop434 !== undefined){
                 const _errs8 = errors;
-                if(!(validate158(data.params))){
+                if(!(validate158(prop434))){
                   vErrors = vErrors === null ? rebaseErrors(validate158.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate158.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -10995,8 +11430,9 @@ function validate166(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop435 = data._meta;
+        if(prop435 !== undefined){
+          let data0 = prop435;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -11012,8 +11448,9 @@ function validate166(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.action !== undefined){
-            let data1 = data.action;
+          const prop436 = data.action;
+          if(prop436 !== undefined){
+            let data1 = prop436;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate166.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
@@ -11029,8 +11466,9 @@ function validate166(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.content !== undefined){
-              let data2 = data.content;
+            const prop437 = data.content;
+            if(prop437 !== undefined){
+              let data2 = prop437;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11107,8 +11545,9 @@ function validate167(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop438 = data.jsonrpc;
+        if(prop438 !== undefined){
+          let data0 = prop438;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate167.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -11124,8 +11563,9 @@ function validate167(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop439 = data.method;
+          if(prop439 !== undefined){
+            let data1 = prop439;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate167.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -11141,8 +11581,9 @@ function validate167(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop440 = data.params;
+            if(prop440 !== undefined){
+              let data2 = prop440;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11152,8 +11593,9 @@ function validate167(data, context){
                     return false;
                   }
                   else {
-                    if(data2.elicitationId !== undefined){
-                      if(typeof data2.elicitationId !== "string"){
+                    const prop441 = data2.elicitationId;
+                    if(prop441 !== undefined){
+                      if(typeof prop441 !== "string"){
                         validate167.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -11201,8 +11643,9 @@ function validate168(data, context){
   const _errs0 = errors;
   if(errors === _errs0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop442 = data._meta;
+      if(prop442 !== undefined){
+        let data0 = prop442;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -11270,9 +11713,10 @@ function validate169(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop443 = data.default;
+                  if(prop443 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop443 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -11288,9 +11732,10 @@ function validate169(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop444 = data.description;
+                    if(prop444 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop444 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -11306,8 +11751,9 @@ function validate169(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.enum !== undefined){
-                        let data2 = data.enum;
+                      const prop445 = data.enum;
+                      if(prop445 !== undefined){
+                        let data2 = prop445;
                         const _errs11 = errors;
                         if(errors === _errs11){
                           if(Array.isArray(data2)){
@@ -11348,9 +11794,10 @@ function validate169(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.title !== undefined){
+                        const prop446 = data.title;
+                        if(prop446 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop446 !== "string"){
                             const err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err6];
@@ -11366,8 +11813,9 @@ function validate169(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.type !== undefined){
-                            let data5 = data.type;
+                          const prop447 = data.type;
+                          if(prop447 !== undefined){
+                            let data5 = prop447;
                             const _errs17 = errors;
                             if(typeof data5 !== "string"){
                               const err7 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11428,8 +11876,9 @@ function validate169(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data6 = data.default;
+                  const prop448 = data.default;
+                  if(prop448 !== undefined){
+                    let data6 = prop448;
                     const _errs22 = errors;
                     if(errors === _errs22){
                       if(Array.isArray(data6)){
@@ -11470,9 +11919,10 @@ function validate169(data, context){
                     var valid8 = true;
                   }
                   if(valid8){
-                    if(data.description !== undefined){
+                    const prop449 = data.description;
+                    if(prop449 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop449 !== "string"){
                         const err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err13];
@@ -11488,8 +11938,9 @@ function validate169(data, context){
                       var valid8 = true;
                     }
                     if(valid8){
-                      if(data.items !== undefined){
-                        let data9 = data.items;
+                      const prop450 = data.items;
+                      if(prop450 !== undefined){
+                        let data9 = prop450;
                         const _errs28 = errors;
                         if(errors === _errs28){
                           if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
@@ -11505,8 +11956,9 @@ function validate169(data, context){
                               errors++;
                             }
                             else {
-                              if(data9.enum !== undefined){
-                                let data10 = data9.enum;
+                              const prop451 = data9.enum;
+                              if(prop451 !== undefined){
+                                let data10 = prop451;
                                 const _errs30 = errors;
                                 if(errors === _errs30){
                                   if(Array.isArray(data10)){
@@ -11547,8 +11999,9 @@ function validate169(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data9.type !== undefined){
-                                  let data12 = data9.type;
+                                const prop452 = data9.type;
+                                if(prop452 !== undefined){
+                                  let data12 = prop452;
                                   const _errs34 = errors;
                                   if(typeof data12 !== "string"){
                                     const err17 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11595,8 +12048,9 @@ function validate169(data, context){
                         var valid8 = true;
                       }
                       if(valid8){
-                        if(data.maxItems !== undefined){
-                          let data13 = data.maxItems;
+                        const prop453 = data.maxItems;
+                        if(prop453 !== undefined){
+                          let data13 = prop453;
                           const _errs36 = errors;
                           if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                             const err20 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -11614,8 +12068,9 @@ function validate169(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data.minItems !== undefined){
-                            let data14 = data.minItems;
+                          const prop454 = data.minItems;
+                          if(prop454 !== undefined){
+                            let data14 = prop454;
                             const _errs38 = errors;
                             if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
                               const err21 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -11633,9 +12088,10 @@ function validate169(data, context){
                             var valid8 = true;
                           }
                           if(valid8){
-                            if(data.title !== undefined){
+                            const prop455 = data.title;
+                            if(prop455 !== undefined){
                               const _errs40 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop455 !== "string"){
                                 const err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err22];
@@ -11651,8 +12107,9 @@ function validate169(data, context){
                               var valid8 = true;
                             }
                             if(valid8){
-                              if(data.type !== undefined){
-                                let data16 = data.type;
+                              const prop456 = data.type;
+                              if(prop456 !== undefined){
+                                let data16 = prop456;
                                 const _errs42 = errors;
                                 if(typeof data16 !== "string"){
                                   const err23 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11752,9 +12209,10 @@ function validate169(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop457 = data.default;
+          if(prop457 !== undefined){
             const _errs47 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop457 !== "string"){
               const err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err30];
@@ -11770,9 +12228,10 @@ function validate169(data, context){
             var valid13 = true;
           }
           if(valid13){
-            if(data.description !== undefined){
+            const prop458 = data.description;
+            if(prop458 !== undefined){
               const _errs49 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop458 !== "string"){
                 const err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err31];
@@ -11788,8 +12247,9 @@ function validate169(data, context){
               var valid13 = true;
             }
             if(valid13){
-              if(data.oneOf !== undefined){
-                let data19 = data.oneOf;
+              const prop459 = data.oneOf;
+              if(prop459 !== undefined){
+                let data19 = prop459;
                 const _errs51 = errors;
                 if(errors === _errs51){
                   if(Array.isArray(data19)){
@@ -11812,9 +12272,10 @@ function validate169(data, context){
                             errors++;
                           }
                           else {
-                            if(data20.const !== undefined){
+                            const prop460 = data20.const;
+                            if(prop460 !== undefined){
                               const _errs55 = errors;
-                              if(typeof data20.const !== "string"){
+                              if(typeof prop460 !== "string"){
                                 const err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err33];
@@ -11830,9 +12291,10 @@ function validate169(data, context){
                               var valid15 = true;
                             }
                             if(valid15){
-                              if(data20.title !== undefined){
+                              const prop461 = data20.title;
+                              if(prop461 !== undefined){
                                 const _errs57 = errors;
-                                if(typeof data20.title !== "string"){
+                                if(typeof prop461 !== "string"){
                                   const err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err34];
@@ -11884,9 +12346,10 @@ function validate169(data, context){
                 var valid13 = true;
               }
               if(valid13){
-                if(data.title !== undefined){
+                const prop462 = data.title;
+                if(prop462 !== undefined){
                   const _errs59 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop462 !== "string"){
                     const err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err37];
@@ -11902,8 +12365,9 @@ function validate169(data, context){
                   var valid13 = true;
                 }
                 if(valid13){
-                  if(data.type !== undefined){
-                    let data24 = data.type;
+                  const prop463 = data.type;
+                  if(prop463 !== undefined){
+                    let data24 = prop463;
                     const _errs61 = errors;
                     if(typeof data24 !== "string"){
                       const err38 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11966,8 +12430,9 @@ function validate169(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
-              let data25 = data.default;
+            const prop464 = data.default;
+            if(prop464 !== undefined){
+              let data25 = prop464;
               const _errs66 = errors;
               if(errors === _errs66){
                 if(Array.isArray(data25)){
@@ -12008,9 +12473,10 @@ function validate169(data, context){
               var valid17 = true;
             }
             if(valid17){
-              if(data.description !== undefined){
+              const prop465 = data.description;
+              if(prop465 !== undefined){
                 const _errs70 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop465 !== "string"){
                   const err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err44];
@@ -12026,8 +12492,9 @@ function validate169(data, context){
                 var valid17 = true;
               }
               if(valid17){
-                if(data.items !== undefined){
-                  let data28 = data.items;
+                const prop466 = data.items;
+                if(prop466 !== undefined){
+                  let data28 = prop466;
                   const _errs72 = errors;
                   if(errors === _errs72){
                     if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -12043,8 +12510,9 @@ function validate169(data, context){
                         errors++;
                       }
                       else {
-                        if(data28.anyOf !== undefined){
-                          let data29 = data28.anyOf;
+                        const prop467 = data28.anyOf;
+                        if(prop467 !== undefined){
+                          let data29 = prop467;
                           const _errs74 = errors;
                           if(errors === _errs74){
                             if(Array.isArray(data29)){
@@ -12067,9 +12535,10 @@ function validate169(data, context){
                                       errors++;
                                     }
                                     else {
-                                      if(data30.const !== undefined){
+                                      const prop468 = data30.const;
+                                      if(prop468 !== undefined){
                                         const _errs78 = errors;
-                                        if(typeof data30.const !== "string"){
+                                        if(typeof prop468 !== "string"){
                                           const err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err47];
@@ -12085,9 +12554,10 @@ function validate169(data, context){
                                         var valid21 = true;
                                       }
                                       if(valid21){
-                                        if(data30.title !== undefined){
+                                        const prop469 = data30.title;
+                                        if(prop469 !== undefined){
                                           const _errs80 = errors;
-                                          if(typeof data30.title !== "string"){
+                                          if(typeof prop469 !== "string"){
                                             const err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err48];
@@ -12153,8 +12623,9 @@ function validate169(data, context){
                   var valid17 = true;
                 }
                 if(valid17){
-                  if(data.maxItems !== undefined){
-                    let data33 = data.maxItems;
+                  const prop470 = data.maxItems;
+                  if(prop470 !== undefined){
+                    let data33 = prop470;
                     const _errs82 = errors;
                     if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
                       const err52 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -12172,8 +12643,9 @@ function validate169(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.minItems !== undefined){
-                      let data34 = data.minItems;
+                    const prop471 = data.minItems;
+                    if(prop471 !== undefined){
+                      let data34 = prop471;
                       const _errs84 = errors;
                       if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
                         const err53 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -12191,9 +12663,10 @@ function validate169(data, context){
                       var valid17 = true;
                     }
                     if(valid17){
-                      if(data.title !== undefined){
+                      const prop472 = data.title;
+                      if(prop472 !== undefined){
                         const _errs86 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop472 !== "string"){
                           const err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err54];
@@ -12209,8 +12682,9 @@ function validate169(data, context){
                         var valid17 = true;
                       }
                       if(valid17){
-                        if(data.type !== undefined){
-                          let data36 = data.type;
+                        const prop473 = data.type;
+                        if(prop473 !== undefined){
+                          let data36 = prop473;
                           const _errs88 = errors;
                           if(typeof data36 !== "string"){
                             const err55 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -12275,9 +12749,10 @@ function validate169(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
+              const prop474 = data.default;
+              if(prop474 !== undefined){
                 const _errs93 = errors;
-                if(typeof data.default !== "string"){
+                if(typeof prop474 !== "string"){
                   const err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err59];
@@ -12293,9 +12768,10 @@ function validate169(data, context){
                 var valid23 = true;
               }
               if(valid23){
-                if(data.description !== undefined){
+                const prop475 = data.description;
+                if(prop475 !== undefined){
                   const _errs95 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop475 !== "string"){
                     const err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err60];
@@ -12311,8 +12787,9 @@ function validate169(data, context){
                   var valid23 = true;
                 }
                 if(valid23){
-                  if(data.enum !== undefined){
-                    let data39 = data.enum;
+                  const prop476 = data.enum;
+                  if(prop476 !== undefined){
+                    let data39 = prop476;
                     const _errs97 = errors;
                     if(errors === _errs97){
                       if(Array.isArray(data39)){
@@ -12353,8 +12830,9 @@ function validate169(data, context){
                     var valid23 = true;
                   }
                   if(valid23){
-                    if(data.enumNames !== undefined){
-                      let data41 = data.enumNames;
+                    const prop477 = data.enumNames;
+                    if(prop477 !== undefined){
+                      let data41 = prop477;
                       const _errs101 = errors;
                       if(errors === _errs101){
                         if(Array.isArray(data41)){
@@ -12395,9 +12873,10 @@ function validate169(data, context){
                       var valid23 = true;
                     }
                     if(valid23){
-                      if(data.title !== undefined){
+                      const prop478 = data.title;
+                      if(prop478 !== undefined){
                         const _errs105 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop478 !== "string"){
                           const err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err65];
@@ -12413,8 +12892,9 @@ function validate169(data, context){
                         var valid23 = true;
                       }
                       if(valid23){
-                        if(data.type !== undefined){
-                          let data44 = data.type;
+                        const prop479 = data.type;
+                        if(prop479 !== undefined){
+                          let data44 = prop479;
                           const _errs107 = errors;
                           if(typeof data44 !== "string"){
                             const err66 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -12511,8 +12991,9 @@ function validate170(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop480 = data.code;
+        if(prop480 !== undefined){
+          let data0 = prop480;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate170.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12524,9 +13005,10 @@ function validate170(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop481 = data.message;
+          if(prop481 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop481 !== "string"){
               validate170.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12576,9 +13058,10 @@ function validate172(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
+        const prop482 = data.content;
+        if(prop482 !== undefined){
           const _errs1 = errors;
-          if(!(validate20(data.content))){
+          if(!(validate20(prop482))){
             vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate20.errors, instancePath+"/content"));
             errors = vErrors.length;
           }
@@ -12588,8 +13071,9 @@ function validate172(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop483 = data.role;
+          if(prop483 !== undefined){
+            let data1 = prop483;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate172.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -12630,8 +13114,9 @@ function validate171(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop484 = data._meta;
+        if(prop484 !== undefined){
+          let data0 = prop484;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -12647,9 +13132,10 @@ function validate171(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop485 = data.description;
+          if(prop485 !== undefined){
             const _errs4 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop485 !== "string"){
               validate171.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12659,8 +13145,9 @@ function validate171(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop486 = data.messages;
+            if(prop486 !== undefined){
+              let data2 = prop486;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -12715,8 +13202,9 @@ function validate175(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop487 = data._meta;
+      if(prop487 !== undefined){
+        let data0 = prop487;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -12760,9 +13248,10 @@ function validate176(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop488 = data.mimeType;
+        if(prop488 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop488 !== "string"){
             validate176.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -12772,8 +13261,9 @@ function validate176(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.sizes !== undefined){
-            let data1 = data.sizes;
+          const prop489 = data.sizes;
+          if(prop489 !== undefined){
+            let data1 = prop489;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -12802,9 +13292,10 @@ function validate176(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.src !== undefined){
+            const prop490 = data.src;
+            if(prop490 !== undefined){
               const _errs7 = errors;
-              if(typeof data.src !== "string"){
+              if(typeof prop490 !== "string"){
                 validate176.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12814,8 +13305,9 @@ function validate176(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.theme !== undefined){
-                let data4 = data.theme;
+              const prop491 = data.theme;
+              if(prop491 !== undefined){
+                let data4 = prop491;
                 const _errs9 = errors;
                 if(typeof data4 !== "string"){
                   validate176.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -12858,8 +13350,9 @@ function validate177(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.icons !== undefined){
-        let data0 = data.icons;
+      const prop492 = data.icons;
+      if(prop492 !== undefined){
+        let data0 = prop492;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -12877,9 +13370,10 @@ function validate177(data, context){
                     return false;
                   }
                   else {
-                    if(data1.mimeType !== undefined){
+                    const prop493 = data1.mimeType;
+                    if(prop493 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data1.mimeType !== "string"){
+                      if(typeof prop493 !== "string"){
                         validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -12889,8 +13383,9 @@ function validate177(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.sizes !== undefined){
-                        let data3 = data1.sizes;
+                      const prop494 = data1.sizes;
+                      if(prop494 !== undefined){
+                        let data3 = prop494;
                         const _errs8 = errors;
                         if(errors === _errs8){
                           if(Array.isArray(data3)){
@@ -12919,9 +13414,10 @@ function validate177(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.src !== undefined){
+                        const prop495 = data1.src;
+                        if(prop495 !== undefined){
                           const _errs12 = errors;
-                          if(typeof data1.src !== "string"){
+                          if(typeof prop495 !== "string"){
                             validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -12931,8 +13427,9 @@ function validate177(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data1.theme !== undefined){
-                            let data6 = data1.theme;
+                          const prop496 = data1.theme;
+                          if(prop496 !== undefined){
+                            let data6 = prop496;
                             const _errs14 = errors;
                             if(typeof data6 !== "string"){
                               validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -13014,8 +13511,9 @@ function validate178(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop497 = data._meta;
+        if(prop497 !== undefined){
+          let data0 = prop497;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -13031,14 +13529,16 @@ function validate178(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.capabilities !== undefined){
-            let data1 = data.capabilities;
+          const prop498 = data.capabilities;
+          if(prop498 !== undefined){
+            let data1 = prop498;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.completions !== undefined){
-                  let data2 = data1.completions;
+                const prop499 = data1.completions;
+                if(prop499 !== undefined){
+                  let data2 = prop499;
                   const _errs7 = errors;
                   if(errors === _errs7){
                     if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -13054,8 +13554,9 @@ function validate178(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.experimental !== undefined){
-                    let data3 = data1.experimental;
+                  const prop500 = data1.experimental;
+                  if(prop500 !== undefined){
+                    let data3 = prop500;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -13087,8 +13588,9 @@ function validate178(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.logging !== undefined){
-                      let data5 = data1.logging;
+                    const prop501 = data1.logging;
+                    if(prop501 !== undefined){
+                      let data5 = prop501;
                       const _errs16 = errors;
                       if(errors === _errs16){
                         if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -13104,13 +13606,15 @@ function validate178(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.prompts !== undefined){
-                        let data6 = data1.prompts;
+                      const prop502 = data1.prompts;
+                      if(prop502 !== undefined){
+                        let data6 = prop502;
                         const _errs19 = errors;
                         if(errors === _errs19){
                           if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            if(data6.listChanged !== undefined){
-                              if(typeof data6.listChanged !== "boolean"){
+                            const prop503 = data6.listChanged;
+                            if(prop503 !== undefined){
+                              if(typeof prop503 !== "boolean"){
                                 validate178.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -13127,14 +13631,16 @@ function validate178(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.resources !== undefined){
-                          let data8 = data1.resources;
+                        const prop504 = data1.resources;
+                        if(prop504 !== undefined){
+                          let data8 = prop504;
                           const _errs23 = errors;
                           if(errors === _errs23){
                             if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              if(data8.listChanged !== undefined){
+                              const prop505 = data8.listChanged;
+                              if(prop505 !== undefined){
                                 const _errs25 = errors;
-                                if(typeof data8.listChanged !== "boolean"){
+                                if(typeof prop505 !== "boolean"){
                                   validate178.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                   return false;
                                 }
@@ -13144,9 +13650,10 @@ function validate178(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data8.subscribe !== undefined){
+                                const prop506 = data8.subscribe;
+                                if(prop506 !== undefined){
                                   const _errs27 = errors;
-                                  if(typeof data8.subscribe !== "boolean"){
+                                  if(typeof prop506 !== "boolean"){
                                     validate178.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                                     return false;
                                   }
@@ -13168,13 +13675,15 @@ function validate178(data, context){
                           var valid2 = true;
                         }
                         if(valid2){
-                          if(data1.tasks !== undefined){
-                            let data11 = data1.tasks;
+                          const prop507 = data1.tasks;
+                          if(prop507 !== undefined){
+                            let data11 = prop507;
                             const _errs29 = errors;
                             if(errors === _errs29){
                               if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                if(data11.cancel !== undefined){
-                                  let data12 = data11.cancel;
+                                const prop508 = data11.cancel;
+                                if(prop508 !== undefined){
+                                  let data12 = prop508;
                                   const _errs31 = errors;
                                   if(errors === _errs31){
                                     if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
@@ -13190,8 +13699,9 @@ function validate178(data, context){
                                   var valid6 = true;
                                 }
                                 if(valid6){
-                                  if(data11.list !== undefined){
-                                    let data13 = data11.list;
+                                  const prop509 = data11.list;
+                                  if(prop509 !== undefined){
+                                    let data13 = prop509;
                                     const _errs34 = errors;
                                     if(errors === _errs34){
                                       if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
@@ -13207,18 +13717,21 @@ function validate178(data, context){
                                     var valid6 = true;
                                   }
                                   if(valid6){
-                                    if(data11.requests !== undefined){
-                                      let data14 = data11.requests;
+                                    const prop510 = data11.requests;
+                                    if(prop510 !== undefined){
+                                      let data14 = prop510;
                                       const _errs37 = errors;
                                       if(errors === _errs37){
                                         if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                                          if(data14.tools !== undefined){
-                                            let data15 = data14.tools;
+                                          const prop511 = data14.tools;
+                                          if(prop511 !== undefined){
+                                            let data15 = prop511;
                                             const _errs39 = errors;
                                             if(errors === _errs39){
                                               if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                                                if(data15.call !== undefined){
-                                                  let data16 = data15.call;
+                                                const prop512 = data15.call;
+                                                if(prop512 !== undefined){
+                                                  let data16 = prop512;
                                                   const _errs41 = errors;
                                                   if(errors === _errs41){
                                                     if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
@@ -13261,13 +13774,15 @@ function validate178(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data1.tools !== undefined){
-                              let data17 = data1.tools;
+                            const prop513 = data1.tools;
+                            if(prop513 !== undefined){
+                              let data17 = prop513;
                               const _errs44 = errors;
                               if(errors === _errs44){
                                 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-                                  if(data17.listChanged !== undefined){
-                                    if(typeof data17.listChanged !== "boolean"){
+                                  const prop514 = data17.listChanged;
+                                  if(prop514 !== undefined){
+                                    if(typeof prop514 !== "boolean"){
                                       validate178.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                                       return false;
                                     }
@@ -13301,9 +13816,10 @@ function validate178(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.instructions !== undefined){
+            const prop515 = data.instructions;
+            if(prop515 !== undefined){
               const _errs48 = errors;
-              if(typeof data.instructions !== "string"){
+              if(typeof prop515 !== "string"){
                 validate178.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13313,9 +13829,10 @@ function validate178(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.protocolVersion !== undefined){
+              const prop516 = data.protocolVersion;
+              if(prop516 !== undefined){
                 const _errs50 = errors;
-                if(typeof data.protocolVersion !== "string"){
+                if(typeof prop516 !== "string"){
                   validate178.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -13325,9 +13842,10 @@ function validate178(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.serverInfo !== undefined){
+                const prop517 = data.serverInfo;
+                if(prop517 !== undefined){
                   const _errs52 = errors;
-                  if(!(validate61(data.serverInfo))){
+                  if(!(validate61(prop517))){
                     vErrors = vErrors === null ? rebaseErrors(validate61.errors, instancePath+"/serverInfo") : vErrors.concat(rebaseErrors(validate61.errors, instancePath+"/serverInfo"));
                     errors = vErrors.length;
                   }
@@ -13374,8 +13892,9 @@ function validate180(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop518 = data.error;
+        if(prop518 !== undefined){
+          let data0 = prop518;
           const _errs1 = errors;
           const _errs2 = errors;
           if(errors === _errs2){
@@ -13386,8 +13905,9 @@ function validate180(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop519 = data0.code;
+                if(prop519 !== undefined){
+                  let data1 = prop519;
                   const _errs4 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate180.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -13399,9 +13919,10 @@ function validate180(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data0.message !== undefined){
+                  const prop520 = data0.message;
+                  if(prop520 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop520 !== "string"){
                       validate180.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -13424,8 +13945,9 @@ function validate180(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop521 = data.id;
+          if(prop521 !== undefined){
+            let data3 = prop521;
             const _errs8 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate180.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -13437,8 +13959,9 @@ function validate180(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop522 = data.jsonrpc;
+            if(prop522 !== undefined){
+              let data4 = prop522;
               const _errs11 = errors;
               if(typeof data4 !== "string"){
                 validate180.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13492,8 +14015,9 @@ function validate182(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop523 = data.id;
+        if(prop523 !== undefined){
+          let data0 = prop523;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate182.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -13505,8 +14029,9 @@ function validate182(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop524 = data.jsonrpc;
+          if(prop524 !== undefined){
+            let data1 = prop524;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate182.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13522,9 +14047,10 @@ function validate182(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop525 = data.method;
+            if(prop525 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop525 !== "string"){
                 validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13534,8 +14060,9 @@ function validate182(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop526 = data.params;
+              if(prop526 !== undefined){
+                let data3 = prop526;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -13581,8 +14108,9 @@ function validate184(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop527 = data.id;
+        if(prop527 !== undefined){
+          let data0 = prop527;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate184.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -13594,8 +14122,9 @@ function validate184(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop528 = data.jsonrpc;
+          if(prop528 !== undefined){
+            let data1 = prop528;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate184.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13611,14 +14140,16 @@ function validate184(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop529 = data.result;
+            if(prop529 !== undefined){
+              let data2 = prop529;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop530 = data2._meta;
+                  if(prop530 !== undefined){
+                    let data3 = prop530;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -13685,8 +14216,9 @@ function validate181(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop531 = data.jsonrpc;
+          if(prop531 !== undefined){
+            let data0 = prop531;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -13714,9 +14246,10 @@ function validate181(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop532 = data.method;
+            if(prop532 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop532 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -13732,8 +14265,9 @@ function validate181(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop533 = data.params;
+              if(prop533 !== undefined){
+                let data2 = prop533;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -13834,8 +14368,9 @@ function validate187(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop534 = data.jsonrpc;
+        if(prop534 !== undefined){
+          let data0 = prop534;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate187.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13851,9 +14386,10 @@ function validate187(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop535 = data.method;
+          if(prop535 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop535 !== "string"){
               validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -13863,8 +14399,9 @@ function validate187(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop536 = data.params;
+            if(prop536 !== undefined){
+              let data2 = prop536;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -13972,9 +14509,10 @@ function validate191(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop537 = data.default;
+        if(prop537 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop537 !== "string"){
             validate191.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -13984,9 +14522,10 @@ function validate191(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop538 = data.description;
+          if(prop538 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop538 !== "string"){
               validate191.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -13996,8 +14535,9 @@ function validate191(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop539 = data.enum;
+            if(prop539 !== undefined){
+              let data2 = prop539;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -14026,8 +14566,9 @@ function validate191(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.enumNames !== undefined){
-                let data4 = data.enumNames;
+              const prop540 = data.enumNames;
+              if(prop540 !== undefined){
+                let data4 = prop540;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(Array.isArray(data4)){
@@ -14056,9 +14597,10 @@ function validate191(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop541 = data.title;
+                if(prop541 !== undefined){
                   const _errs13 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop541 !== "string"){
                     validate191.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -14068,8 +14610,9 @@ function validate191(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data7 = data.type;
+                  const prop542 = data.type;
+                  if(prop542 !== undefined){
+                    let data7 = prop542;
                     const _errs15 = errors;
                     if(typeof data7 !== "string"){
                       validate191.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -14129,8 +14672,9 @@ function validate193(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop543 = data._meta;
+        if(prop543 !== undefined){
+          let data0 = prop543;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -14146,8 +14690,9 @@ function validate193(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop544 = data.arguments;
+          if(prop544 !== undefined){
+            let data1 = prop544;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -14165,9 +14710,10 @@ function validate193(data, context){
                         return false;
                       }
                       else {
-                        if(data2.description !== undefined){
+                        const prop545 = data2.description;
+                        if(prop545 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.description !== "string"){
+                          if(typeof prop545 !== "string"){
                             validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -14177,9 +14723,10 @@ function validate193(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.name !== undefined){
+                          const prop546 = data2.name;
+                          if(prop546 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop546 !== "string"){
                               validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -14189,9 +14736,10 @@ function validate193(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.required !== undefined){
+                            const prop547 = data2.required;
+                            if(prop547 !== undefined){
                               const _errs13 = errors;
-                              if(typeof data2.required !== "boolean"){
+                              if(typeof prop547 !== "boolean"){
                                 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -14201,9 +14749,10 @@ function validate193(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.title !== undefined){
+                              const prop548 = data2.title;
+                              if(prop548 !== undefined){
                                 const _errs15 = errors;
-                                if(typeof data2.title !== "string"){
+                                if(typeof prop548 !== "string"){
                                   validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -14239,9 +14788,10 @@ function validate193(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop549 = data.description;
+            if(prop549 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop549 !== "string"){
                 validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14251,8 +14801,9 @@ function validate193(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data8 = data.icons;
+              const prop550 = data.icons;
+              if(prop550 !== undefined){
+                let data8 = prop550;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(Array.isArray(data8)){
@@ -14270,9 +14821,10 @@ function validate193(data, context){
                             return false;
                           }
                           else {
-                            if(data9.mimeType !== undefined){
+                            const prop551 = data9.mimeType;
+                            if(prop551 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data9.mimeType !== "string"){
+                              if(typeof prop551 !== "string"){
                                 validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -14282,8 +14834,9 @@ function validate193(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data9.sizes !== undefined){
-                                let data11 = data9.sizes;
+                              const prop552 = data9.sizes;
+                              if(prop552 !== undefined){
+                                let data11 = prop552;
                                 const _errs26 = errors;
                                 if(errors === _errs26){
                                   if(Array.isArray(data11)){
@@ -14312,9 +14865,10 @@ function validate193(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data9.src !== undefined){
+                                const prop553 = data9.src;
+                                if(prop553 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data9.src !== "string"){
+                                  if(typeof prop553 !== "string"){
                                     validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -14324,8 +14878,9 @@ function validate193(data, context){
                                   var valid6 = true;
                                 }
                                 if(valid6){
-                                  if(data9.theme !== undefined){
-                                    let data14 = data9.theme;
+                                  const prop554 = data9.theme;
+                                  if(prop554 !== undefined){
+                                    let data14 = prop554;
                                     const _errs32 = errors;
                                     if(typeof data14 !== "string"){
                                       validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -14367,9 +14922,10 @@ function validate193(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop555 = data.name;
+                if(prop555 !== undefined){
                   const _errs34 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop555 !== "string"){
                     validate193.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -14379,9 +14935,10 @@ function validate193(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop556 = data.title;
+                  if(prop556 !== undefined){
                     const _errs36 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop556 !== "string"){
                       validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -14420,8 +14977,9 @@ function validate192(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop557 = data._meta;
+        if(prop557 !== undefined){
+          let data0 = prop557;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -14437,9 +14995,10 @@ function validate192(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop558 = data.nextCursor;
+          if(prop558 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop558 !== "string"){
               validate192.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -14449,8 +15008,9 @@ function validate192(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data2 = data.prompts;
+            const prop559 = data.prompts;
+            if(prop559 !== undefined){
+              let data2 = prop559;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -14517,8 +15077,9 @@ function validate196(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop560 = data._meta;
+        if(prop560 !== undefined){
+          let data0 = prop560;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -14534,9 +15095,10 @@ function validate196(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop561 = data.annotations;
+          if(prop561 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop561))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -14546,9 +15108,10 @@ function validate196(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop562 = data.description;
+            if(prop562 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop562 !== "string"){
                 validate196.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14558,8 +15121,9 @@ function validate196(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop563 = data.icons;
+              if(prop563 !== undefined){
+                let data3 = prop563;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -14577,9 +15141,10 @@ function validate196(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop564 = data4.mimeType;
+                            if(prop564 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop564 !== "string"){
                                 validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -14589,8 +15154,9 @@ function validate196(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop565 = data4.sizes;
+                              if(prop565 !== undefined){
+                                let data6 = prop565;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -14619,9 +15185,10 @@ function validate196(data, context){
                                 var valid3 = true;
                               }
                               if(valid3){
-                                if(data4.src !== undefined){
+                                const prop566 = data4.src;
+                                if(prop566 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop566 !== "string"){
                                     validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -14631,8 +15198,9 @@ function validate196(data, context){
                                   var valid3 = true;
                                 }
                                 if(valid3){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop567 = data4.theme;
+                                  if(prop567 !== undefined){
+                                    let data9 = prop567;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -14674,9 +15242,10 @@ function validate196(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop568 = data.mimeType;
+                if(prop568 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop568 !== "string"){
                     validate196.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -14686,9 +15255,10 @@ function validate196(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop569 = data.name;
+                  if(prop569 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop569 !== "string"){
                       validate196.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -14698,9 +15268,10 @@ function validate196(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop570 = data.title;
+                    if(prop570 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop570 !== "string"){
                         validate196.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -14710,9 +15281,10 @@ function validate196(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.uriTemplate !== undefined){
+                      const prop571 = data.uriTemplate;
+                      if(prop571 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.uriTemplate !== "string"){
+                        if(typeof prop571 !== "string"){
                           validate196.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -14753,8 +15325,9 @@ function validate195(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop572 = data._meta;
+        if(prop572 !== undefined){
+          let data0 = prop572;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -14770,9 +15343,10 @@ function validate195(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop573 = data.nextCursor;
+          if(prop573 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop573 !== "string"){
               validate195.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -14782,8 +15356,9 @@ function validate195(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resourceTemplates !== undefined){
-              let data2 = data.resourceTemplates;
+            const prop574 = data.resourceTemplates;
+            if(prop574 !== undefined){
+              let data2 = prop574;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -14850,8 +15425,9 @@ function validate200(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop575 = data._meta;
+        if(prop575 !== undefined){
+          let data0 = prop575;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -14867,9 +15443,10 @@ function validate200(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop576 = data.annotations;
+          if(prop576 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop576))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -14879,9 +15456,10 @@ function validate200(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop577 = data.description;
+            if(prop577 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop577 !== "string"){
                 validate200.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14891,8 +15469,9 @@ function validate200(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop578 = data.icons;
+              if(prop578 !== undefined){
+                let data3 = prop578;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -14910,9 +15489,10 @@ function validate200(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop579 = data4.mimeType;
+                            if(prop579 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop579 !== "string"){
                                 validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -14922,8 +15502,9 @@ function validate200(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop580 = data4.sizes;
+                              if(prop580 !== undefined){
+                                let data6 = prop580;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -14952,9 +15533,10 @@ function validate200(data, context){
                                 var valid3 = true;
                               }
                               if(valid3){
-                                if(data4.src !== undefined){
+                                const prop581 = data4.src;
+                                if(prop581 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop581 !== "string"){
                                     validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -14964,8 +15546,9 @@ function validate200(data, context){
                                   var valid3 = true;
                                 }
                                 if(valid3){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop582 = data4.theme;
+                                  if(prop582 !== undefined){
+                                    let data9 = prop582;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -15007,9 +15590,10 @@ function validate200(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop583 = data.mimeType;
+                if(prop583 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop583 !== "string"){
                     validate200.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -15019,9 +15603,10 @@ function validate200(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop584 = data.name;
+                  if(prop584 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop584 !== "string"){
                       validate200.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -15031,8 +15616,9 @@ function validate200(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop585 = data.size;
+                    if(prop585 !== undefined){
+                      let data12 = prop585;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate200.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -15044,9 +15630,10 @@ function validate200(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop586 = data.title;
+                      if(prop586 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop586 !== "string"){
                           validate200.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -15056,9 +15643,10 @@ function validate200(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.uri !== undefined){
+                        const prop587 = data.uri;
+                        if(prop587 !== undefined){
                           const _errs30 = errors;
-                          if(typeof data.uri !== "string"){
+                          if(typeof prop587 !== "string"){
                             validate200.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -15100,8 +15688,9 @@ function validate199(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop588 = data._meta;
+        if(prop588 !== undefined){
+          let data0 = prop588;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -15117,9 +15706,10 @@ function validate199(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop589 = data.nextCursor;
+          if(prop589 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop589 !== "string"){
               validate199.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15129,8 +15719,9 @@ function validate199(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resources !== undefined){
-              let data2 = data.resources;
+            const prop590 = data.resources;
+            if(prop590 !== undefined){
+              let data2 = prop590;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -15191,8 +15782,9 @@ function validate203(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop591 = data.id;
+        if(prop591 !== undefined){
+          let data0 = prop591;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate203.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -15204,8 +15796,9 @@ function validate203(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop592 = data.jsonrpc;
+          if(prop592 !== undefined){
+            let data1 = prop592;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate203.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -15221,8 +15814,9 @@ function validate203(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop593 = data.method;
+            if(prop593 !== undefined){
+              let data2 = prop593;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate203.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -15238,9 +15832,10 @@ function validate203(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop594 = data.params;
+              if(prop594 !== undefined){
                 const _errs8 = errors;
-                if(!(validate65(data.params))){
+                if(!(validate65(prop594))){
                   vErrors = vErrors === null ? rebaseErrors(validate65.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate65.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -15295,8 +15890,9 @@ function validate205(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop595 = data._meta;
+        if(prop595 !== undefined){
+          let data0 = prop595;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -15312,9 +15908,10 @@ function validate205(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop596 = data.nextCursor;
+          if(prop596 !== undefined){
             const _errs4 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop596 !== "string"){
               validate205.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15324,8 +15921,9 @@ function validate205(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.tools !== undefined){
-              let data2 = data.tools;
+            const prop597 = data.tools;
+            if(prop597 !== undefined){
+              let data2 = prop597;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(Array.isArray(data2)){
@@ -15410,8 +16008,9 @@ function validate209(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop598 = data._meta;
+        if(prop598 !== undefined){
+          let data0 = prop598;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -15427,8 +16026,9 @@ function validate209(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.level !== undefined){
-            let data1 = data.level;
+          const prop599 = data.level;
+          if(prop599 !== undefined){
+            let data1 = prop599;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate209.errors = [{instancePath:instancePath+"/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -15444,9 +16044,10 @@ function validate209(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.logger !== undefined){
+            const prop600 = data.logger;
+            if(prop600 !== undefined){
               const _errs7 = errors;
-              if(typeof data.logger !== "string"){
+              if(typeof prop600 !== "string"){
                 validate209.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -15482,8 +16083,9 @@ function validate208(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop601 = data.jsonrpc;
+        if(prop601 !== undefined){
+          let data0 = prop601;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate208.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -15499,8 +16101,9 @@ function validate208(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop602 = data.method;
+          if(prop602 !== undefined){
+            let data1 = prop602;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate208.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -15516,9 +16119,10 @@ function validate208(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop603 = data.params;
+            if(prop603 !== undefined){
               const _errs5 = errors;
-              if(!(validate209(data.params))){
+              if(!(validate209(prop603))){
                 vErrors = vErrors === null ? rebaseErrors(validate209.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate209.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -15554,8 +16158,9 @@ function validate211(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop604 = data.name;
+      if(prop604 !== undefined){
+        if(typeof prop604 !== "string"){
           validate211.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -15603,8 +16208,9 @@ function validate212(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop605 = data.default;
+        if(prop605 !== undefined){
+          let data0 = prop605;
           const _errs4 = errors;
           if(errors === _errs4){
             if(Array.isArray(data0)){
@@ -15645,9 +16251,10 @@ function validate212(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop606 = data.description;
+          if(prop606 !== undefined){
             const _errs8 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop606 !== "string"){
               const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err3];
@@ -15663,8 +16270,9 @@ function validate212(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop607 = data.items;
+            if(prop607 !== undefined){
+              let data3 = prop607;
               const _errs10 = errors;
               if(errors === _errs10){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -15680,8 +16288,9 @@ function validate212(data, context){
                     errors++;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop608 = data3.enum;
+                    if(prop608 !== undefined){
+                      let data4 = prop608;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(Array.isArray(data4)){
@@ -15722,8 +16331,9 @@ function validate212(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop609 = data3.type;
+                      if(prop609 !== undefined){
+                        let data6 = prop609;
                         const _errs16 = errors;
                         if(typeof data6 !== "string"){
                           const err7 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15770,8 +16380,9 @@ function validate212(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop610 = data.maxItems;
+              if(prop610 !== undefined){
+                let data7 = prop610;
                 const _errs18 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   const err10 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -15789,8 +16400,9 @@ function validate212(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop611 = data.minItems;
+                if(prop611 !== undefined){
+                  let data8 = prop611;
                   const _errs20 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     const err11 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -15808,9 +16420,10 @@ function validate212(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data.title !== undefined){
+                  const prop612 = data.title;
+                  if(prop612 !== undefined){
                     const _errs22 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop612 !== "string"){
                       const err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err12];
@@ -15826,8 +16439,9 @@ function validate212(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop613 = data.type;
+                    if(prop613 !== undefined){
+                      let data10 = prop613;
                       const _errs24 = errors;
                       if(typeof data10 !== "string"){
                         const err13 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15892,8 +16506,9 @@ function validate212(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
-            let data11 = data.default;
+          const prop614 = data.default;
+          if(prop614 !== undefined){
+            let data11 = prop614;
             const _errs29 = errors;
             if(errors === _errs29){
               if(Array.isArray(data11)){
@@ -15934,9 +16549,10 @@ function validate212(data, context){
             var valid7 = true;
           }
           if(valid7){
-            if(data.description !== undefined){
+            const prop615 = data.description;
+            if(prop615 !== undefined){
               const _errs33 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop615 !== "string"){
                 const err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err19];
@@ -15952,8 +16568,9 @@ function validate212(data, context){
               var valid7 = true;
             }
             if(valid7){
-              if(data.items !== undefined){
-                let data14 = data.items;
+              const prop616 = data.items;
+              if(prop616 !== undefined){
+                let data14 = prop616;
                 const _errs35 = errors;
                 if(errors === _errs35){
                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
@@ -15969,8 +16586,9 @@ function validate212(data, context){
                       errors++;
                     }
                     else {
-                      if(data14.anyOf !== undefined){
-                        let data15 = data14.anyOf;
+                      const prop617 = data14.anyOf;
+                      if(prop617 !== undefined){
+                        let data15 = prop617;
                         const _errs37 = errors;
                         if(errors === _errs37){
                           if(Array.isArray(data15)){
@@ -15993,9 +16611,10 @@ function validate212(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data16.const !== undefined){
+                                    const prop618 = data16.const;
+                                    if(prop618 !== undefined){
                                       const _errs41 = errors;
-                                      if(typeof data16.const !== "string"){
+                                      if(typeof prop618 !== "string"){
                                         const err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                         if(vErrors === null){
                                           vErrors = [err22];
@@ -16011,9 +16630,10 @@ function validate212(data, context){
                                       var valid11 = true;
                                     }
                                     if(valid11){
-                                      if(data16.title !== undefined){
+                                      const prop619 = data16.title;
+                                      if(prop619 !== undefined){
                                         const _errs43 = errors;
-                                        if(typeof data16.title !== "string"){
+                                        if(typeof prop619 !== "string"){
                                           const err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err23];
@@ -16079,8 +16699,9 @@ function validate212(data, context){
                 var valid7 = true;
               }
               if(valid7){
-                if(data.maxItems !== undefined){
-                  let data19 = data.maxItems;
+                const prop620 = data.maxItems;
+                if(prop620 !== undefined){
+                  let data19 = prop620;
                   const _errs45 = errors;
                   if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
                     const err27 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -16098,8 +16719,9 @@ function validate212(data, context){
                   var valid7 = true;
                 }
                 if(valid7){
-                  if(data.minItems !== undefined){
-                    let data20 = data.minItems;
+                  const prop621 = data.minItems;
+                  if(prop621 !== undefined){
+                    let data20 = prop621;
                     const _errs47 = errors;
                     if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
                       const err28 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -16117,9 +16739,10 @@ function validate212(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.title !== undefined){
+                    const prop622 = data.title;
+                    if(prop622 !== undefined){
                       const _errs49 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop622 !== "string"){
                         const err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err29];
@@ -16135,8 +16758,9 @@ function validate212(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.type !== undefined){
-                        let data22 = data.type;
+                      const prop623 = data.type;
+                      if(prop623 !== undefined){
+                        let data22 = prop623;
                         const _errs51 = errors;
                         if(typeof data22 !== "string"){
                           const err30 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -16232,9 +16856,10 @@ function validate213(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop624 = data.method;
+        if(prop624 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop624 !== "string"){
             validate213.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16244,8 +16869,9 @@ function validate213(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop625 = data.params;
+          if(prop625 !== undefined){
+            let data1 = prop625;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -16283,8 +16909,9 @@ function validate214(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop626 = data._meta;
+      if(prop626 !== undefined){
+        let data0 = prop626;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -16322,9 +16949,10 @@ function validate215(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop627 = data.default;
+        if(prop627 !== undefined){
           const _errs1 = errors;
-          if(!(typeof data.default == "number")){
+          if(!(typeof prop627 == "number")){
             validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
             return false;
           }
@@ -16334,9 +16962,10 @@ function validate215(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop628 = data.description;
+          if(prop628 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop628 !== "string"){
               validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16346,9 +16975,10 @@ function validate215(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.maximum !== undefined){
+            const prop629 = data.maximum;
+            if(prop629 !== undefined){
               const _errs5 = errors;
-              if(!(typeof data.maximum == "number")){
+              if(!(typeof prop629 == "number")){
                 validate215.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -16358,9 +16988,10 @@ function validate215(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.minimum !== undefined){
+              const prop630 = data.minimum;
+              if(prop630 !== undefined){
                 const _errs7 = errors;
-                if(!(typeof data.minimum == "number")){
+                if(!(typeof prop630 == "number")){
                   validate215.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                   return false;
                 }
@@ -16370,9 +17001,10 @@ function validate215(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop631 = data.title;
+                if(prop631 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop631 !== "string"){
                     validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -16382,8 +17014,9 @@ function validate215(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
+                  const prop632 = data.type;
+                  if(prop632 !== undefined){
+                    let data5 = prop632;
                     const _errs11 = errors;
                     if(typeof data5 !== "string"){
                       validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16434,8 +17067,9 @@ function validate216(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop633 = data.id;
+        if(prop633 !== undefined){
+          let data0 = prop633;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate216.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -16447,8 +17081,9 @@ function validate216(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop634 = data.jsonrpc;
+          if(prop634 !== undefined){
+            let data1 = prop634;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate216.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16464,9 +17099,10 @@ function validate216(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop635 = data.method;
+            if(prop635 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop635 !== "string"){
                 validate216.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -16476,9 +17112,10 @@ function validate216(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop636 = data.params;
+              if(prop636 !== undefined){
                 const _errs8 = errors;
-                if(!(validate68(data.params))){
+                if(!(validate68(prop636))){
                   vErrors = vErrors === null ? rebaseErrors(validate68.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate68.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -16518,8 +17155,9 @@ function validate218(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop637 = data._meta;
+      if(prop637 !== undefined){
+        let data0 = prop637;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -16535,9 +17173,10 @@ function validate218(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.nextCursor !== undefined){
+        const prop638 = data.nextCursor;
+        if(prop638 !== undefined){
           const _errs4 = errors;
-          if(typeof data.nextCursor !== "string"){
+          if(typeof prop638 !== "string"){
             validate218.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16606,9 +17245,10 @@ function validate220(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop639 = data.description;
+        if(prop639 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop639 !== "string"){
             validate220.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16618,9 +17258,10 @@ function validate220(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop640 = data.name;
+          if(prop640 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop640 !== "string"){
               validate220.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16630,9 +17271,10 @@ function validate220(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop641 = data.required;
+            if(prop641 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop641 !== "boolean"){
                 validate220.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -16642,9 +17284,10 @@ function validate220(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop642 = data.title;
+              if(prop642 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop642 !== "string"){
                   validate220.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -16687,8 +17330,9 @@ function validate221(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop643 = data.jsonrpc;
+        if(prop643 !== undefined){
+          let data0 = prop643;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate221.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16704,8 +17348,9 @@ function validate221(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop644 = data.method;
+          if(prop644 !== undefined){
+            let data1 = prop644;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate221.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16721,14 +17366,16 @@ function validate221(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop645 = data.params;
+            if(prop645 !== undefined){
+              let data2 = prop645;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop646 = data2._meta;
+                  if(prop646 !== undefined){
+                    let data3 = prop646;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -16783,9 +17430,10 @@ function validate222(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop647 = data.name;
+        if(prop647 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop647 !== "string"){
             validate222.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16795,9 +17443,10 @@ function validate222(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop648 = data.title;
+          if(prop648 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop648 !== "string"){
               validate222.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16807,8 +17456,9 @@ function validate222(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
+            const prop649 = data.type;
+            if(prop649 !== undefined){
+              let data2 = prop649;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate222.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16862,8 +17512,9 @@ function validate223(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop650 = data._meta;
+        if(prop650 !== undefined){
+          let data0 = prop650;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -16879,8 +17530,9 @@ function validate223(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.contents !== undefined){
-            let data1 = data.contents;
+          const prop651 = data.contents;
+          if(prop651 !== undefined){
+            let data1 = prop651;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -16907,8 +17559,9 @@ function validate223(data, context){
                         errors++;
                       }
                       else {
-                        if(data2._meta !== undefined){
-                          let data3 = data2._meta;
+                        const prop652 = data2._meta;
+                        if(prop652 !== undefined){
+                          let data3 = prop652;
                           const _errs11 = errors;
                           if(errors === _errs11){
                             if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -16930,9 +17583,10 @@ function validate223(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.mimeType !== undefined){
+                          const prop653 = data2.mimeType;
+                          if(prop653 !== undefined){
                             const _errs14 = errors;
-                            if(typeof data2.mimeType !== "string"){
+                            if(typeof prop653 !== "string"){
                               const err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err2];
@@ -16948,9 +17602,10 @@ function validate223(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.text !== undefined){
+                            const prop654 = data2.text;
+                            if(prop654 !== undefined){
                               const _errs16 = errors;
-                              if(typeof data2.text !== "string"){
+                              if(typeof prop654 !== "string"){
                                 const err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err3];
@@ -16966,9 +17621,10 @@ function validate223(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data2.uri !== undefined){
+                              const prop655 = data2.uri;
+                              if(prop655 !== undefined){
                                 const _errs18 = errors;
-                                if(typeof data2.uri !== "string"){
+                                if(typeof prop655 !== "string"){
                                   const err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err4];
@@ -17018,8 +17674,9 @@ function validate223(data, context){
                           errors++;
                         }
                         else {
-                          if(data2._meta !== undefined){
-                            let data7 = data2._meta;
+                          const prop656 = data2._meta;
+                          if(prop656 !== undefined){
+                            let data7 = prop656;
                             const _errs23 = errors;
                             if(errors === _errs23){
                               if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -17041,9 +17698,10 @@ function validate223(data, context){
                             var valid6 = true;
                           }
                           if(valid6){
-                            if(data2.blob !== undefined){
+                            const prop657 = data2.blob;
+                            if(prop657 !== undefined){
                               const _errs26 = errors;
-                              if(typeof data2.blob !== "string"){
+                              if(typeof prop657 !== "string"){
                                 const err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err8];
@@ -17059,9 +17717,10 @@ function validate223(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data2.mimeType !== undefined){
+                              const prop658 = data2.mimeType;
+                              if(prop658 !== undefined){
                                 const _errs28 = errors;
-                                if(typeof data2.mimeType !== "string"){
+                                if(typeof prop658 !== "string"){
                                   const err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err9];
@@ -17077,9 +17736,10 @@ function validate223(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data2.uri !== undefined){
+                                const prop659 = data2.uri;
+                                if(prop659 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data2.uri !== "string"){
+                                  if(typeof prop659 !== "string"){
                                     const err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
                                     if(vErrors === null){
                                       vErrors = [err10];
@@ -17184,8 +17844,9 @@ function validate224(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
-          if(typeof data.taskId !== "string"){
+        const prop660 = data.taskId;
+        if(prop660 !== undefined){
+          if(typeof prop660 !== "string"){
             validate224.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -17221,9 +17882,10 @@ function validate225(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop661 = data.method;
+        if(prop661 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop661 !== "string"){
             validate225.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -17233,8 +17895,9 @@ function validate225(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop662 = data.params;
+          if(prop662 !== undefined){
+            let data1 = prop662;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -17304,8 +17967,9 @@ function validate227(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop663 = data._meta;
+        if(prop663 !== undefined){
+          let data0 = prop663;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -17321,9 +17985,10 @@ function validate227(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop664 = data.mimeType;
+          if(prop664 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop664 !== "string"){
               validate227.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17333,9 +17998,10 @@ function validate227(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop665 = data.uri;
+            if(prop665 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop665 !== "string"){
                 validate227.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -17380,8 +18046,9 @@ function validate228(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop666 = data.jsonrpc;
+        if(prop666 !== undefined){
+          let data0 = prop666;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate228.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17397,8 +18064,9 @@ function validate228(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop667 = data.method;
+          if(prop667 !== undefined){
+            let data1 = prop667;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate228.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17414,14 +18082,16 @@ function validate228(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop668 = data.params;
+            if(prop668 !== undefined){
+              let data2 = prop668;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop669 = data2._meta;
+                  if(prop669 !== undefined){
+                    let data3 = prop669;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -17476,13 +18146,15 @@ function validate229(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop670 = data._meta;
+        if(prop670 !== undefined){
+          let data0 = prop670;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              if(data0.progressToken !== undefined){
-                let data1 = data0.progressToken;
+              const prop671 = data0.progressToken;
+              if(prop671 !== undefined){
+                let data1 = prop671;
                 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                   validate229.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                   return false;
@@ -17500,9 +18172,10 @@ function validate229(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop672 = data.uri;
+          if(prop672 !== undefined){
             const _errs7 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop672 !== "string"){
               validate229.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17543,8 +18216,9 @@ function validate230(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop673 = data.type;
+        if(prop673 !== undefined){
+          let data0 = prop673;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate230.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -17560,9 +18234,10 @@ function validate230(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop674 = data.uri;
+          if(prop674 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop674 !== "string"){
               validate230.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17606,8 +18281,9 @@ function validate231(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop675 = data.jsonrpc;
+        if(prop675 !== undefined){
+          let data0 = prop675;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate231.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17623,8 +18299,9 @@ function validate231(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop676 = data.method;
+          if(prop676 !== undefined){
+            let data1 = prop676;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate231.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17640,8 +18317,9 @@ function validate231(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop677 = data.params;
+            if(prop677 !== undefined){
+              let data2 = prop677;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
@@ -17652,8 +18330,9 @@ function validate231(data, context){
                     return false;
                   }
                   else {
-                    if(data2._meta !== undefined){
-                      let data3 = data2._meta;
+                    const prop678 = data2._meta;
+                    if(prop678 !== undefined){
+                      let data3 = prop678;
                       const _errs8 = errors;
                       if(errors === _errs8){
                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -17669,9 +18348,10 @@ function validate231(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data2.uri !== undefined){
+                      const prop679 = data2.uri;
+                      if(prop679 !== undefined){
                         const _errs11 = errors;
-                        if(typeof data2.uri !== "string"){
+                        if(typeof prop679 !== "string"){
                           validate231.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotificationParams/properties/uri/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -17723,8 +18403,9 @@ function validate232(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop680 = data._meta;
+        if(prop680 !== undefined){
+          let data0 = prop680;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -17740,9 +18421,10 @@ function validate232(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop681 = data.uri;
+          if(prop681 !== undefined){
             const _errs4 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop681 !== "string"){
               validate232.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17774,8 +18456,9 @@ function validate233(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop682 = data._meta;
+      if(prop682 !== undefined){
+        let data0 = prop682;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -17834,8 +18517,9 @@ function validate235(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop683 = data._meta;
+        if(prop683 !== undefined){
+          let data0 = prop683;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -17851,9 +18535,10 @@ function validate235(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop684 = data.name;
+          if(prop684 !== undefined){
             const _errs4 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop684 !== "string"){
               validate235.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17863,9 +18548,10 @@ function validate235(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop685 = data.uri;
+            if(prop685 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop685 !== "string"){
                 validate235.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -17907,8 +18593,9 @@ function validate236(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
+      const prop686 = data.completions;
+      if(prop686 !== undefined){
+        let data0 = prop686;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -17924,8 +18611,9 @@ function validate236(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data1 = data.experimental;
+        const prop687 = data.experimental;
+        if(prop687 !== undefined){
+          let data1 = prop687;
           const _errs4 = errors;
           if(errors === _errs4){
             if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -17957,8 +18645,9 @@ function validate236(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.logging !== undefined){
-            let data3 = data.logging;
+          const prop688 = data.logging;
+          if(prop688 !== undefined){
+            let data3 = prop688;
             const _errs10 = errors;
             if(errors === _errs10){
               if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -17974,13 +18663,15 @@ function validate236(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.prompts !== undefined){
-              let data4 = data.prompts;
+            const prop689 = data.prompts;
+            if(prop689 !== undefined){
+              let data4 = prop689;
               const _errs13 = errors;
               if(errors === _errs13){
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.listChanged !== undefined){
-                    if(typeof data4.listChanged !== "boolean"){
+                  const prop690 = data4.listChanged;
+                  if(prop690 !== undefined){
+                    if(typeof prop690 !== "boolean"){
                       validate236.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -17997,14 +18688,16 @@ function validate236(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resources !== undefined){
-                let data6 = data.resources;
+              const prop691 = data.resources;
+              if(prop691 !== undefined){
+                let data6 = prop691;
                 const _errs17 = errors;
                 if(errors === _errs17){
                   if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    if(data6.listChanged !== undefined){
+                    const prop692 = data6.listChanged;
+                    if(prop692 !== undefined){
                       const _errs19 = errors;
-                      if(typeof data6.listChanged !== "boolean"){
+                      if(typeof prop692 !== "boolean"){
                         validate236.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -18014,9 +18707,10 @@ function validate236(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data6.subscribe !== undefined){
+                      const prop693 = data6.subscribe;
+                      if(prop693 !== undefined){
                         const _errs21 = errors;
-                        if(typeof data6.subscribe !== "boolean"){
+                        if(typeof prop693 !== "boolean"){
                           validate236.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -18038,13 +18732,15 @@ function validate236(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.tasks !== undefined){
-                  let data9 = data.tasks;
+                const prop694 = data.tasks;
+                if(prop694 !== undefined){
+                  let data9 = prop694;
                   const _errs23 = errors;
                   if(errors === _errs23){
                     if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      if(data9.cancel !== undefined){
-                        let data10 = data9.cancel;
+                      const prop695 = data9.cancel;
+                      if(prop695 !== undefined){
+                        let data10 = prop695;
                         const _errs25 = errors;
                         if(errors === _errs25){
                           if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
@@ -18060,8 +18756,9 @@ function validate236(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data9.list !== undefined){
-                          let data11 = data9.list;
+                        const prop696 = data9.list;
+                        if(prop696 !== undefined){
+                          let data11 = prop696;
                           const _errs28 = errors;
                           if(errors === _errs28){
                             if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -18077,18 +18774,21 @@ function validate236(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data9.requests !== undefined){
-                            let data12 = data9.requests;
+                          const prop697 = data9.requests;
+                          if(prop697 !== undefined){
+                            let data12 = prop697;
                             const _errs31 = errors;
                             if(errors === _errs31){
                               if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-                                if(data12.tools !== undefined){
-                                  let data13 = data12.tools;
+                                const prop698 = data12.tools;
+                                if(prop698 !== undefined){
+                                  let data13 = prop698;
                                   const _errs33 = errors;
                                   if(errors === _errs33){
                                     if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                                      if(data13.call !== undefined){
-                                        let data14 = data13.call;
+                                      const prop699 = data13.call;
+                                      if(prop699 !== undefined){
+                                        let data14 = prop699;
                                         const _errs35 = errors;
                                         if(errors === _errs35){
                                           if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
@@ -18131,13 +18831,15 @@ function validate236(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.tools !== undefined){
-                    let data15 = data.tools;
+                  const prop700 = data.tools;
+                  if(prop700 !== undefined){
+                    let data15 = prop700;
                     const _errs38 = errors;
                     if(errors === _errs38){
                       if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                        if(data15.listChanged !== undefined){
-                          if(typeof data15.listChanged !== "boolean"){
+                        const prop701 = data15.listChanged;
+                        if(prop701 !== undefined){
+                          if(typeof prop701 !== "boolean"){
                             validate236.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
@@ -18192,8 +18894,9 @@ function validate238(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop702 = data.jsonrpc;
+        if(prop702 !== undefined){
+          let data0 = prop702;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate238.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -18209,8 +18912,9 @@ function validate238(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop703 = data.method;
+          if(prop703 !== undefined){
+            let data1 = prop703;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate238.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18226,14 +18930,16 @@ function validate238(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop704 = data.params;
+            if(prop704 !== undefined){
+              let data2 = prop704;
               const _errs5 = errors;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop705 = data2._meta;
+                  if(prop705 !== undefined){
+                    let data3 = prop705;
                     const _errs8 = errors;
                     if(errors === _errs8){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -18342,8 +19048,9 @@ function validate237(data, context){
                   return false;
                 }
                 else {
-                  if(data.jsonrpc !== undefined){
-                    let data0 = data.jsonrpc;
+                  const prop706 = data.jsonrpc;
+                  if(prop706 !== undefined){
+                    let data0 = prop706;
                     const _errs13 = errors;
                     if(typeof data0 !== "string"){
                       validate237.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"ElicitationCompleteNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -18359,8 +19066,9 @@ function validate237(data, context){
                     var valid11 = true;
                   }
                   if(valid11){
-                    if(data.method !== undefined){
-                      let data1 = data.method;
+                    const prop707 = data.method;
+                    if(prop707 !== undefined){
+                      let data1 = prop707;
                       const _errs15 = errors;
                       if(typeof data1 !== "string"){
                         validate237.errors = [{instancePath:instancePath+"/method",schemaPath:"ElicitationCompleteNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18376,8 +19084,9 @@ function validate237(data, context){
                       var valid11 = true;
                     }
                     if(valid11){
-                      if(data.params !== undefined){
-                        let data2 = data.params;
+                      const prop708 = data.params;
+                      if(prop708 !== undefined){
+                        let data2 = prop708;
                         const _errs17 = errors;
                         if(errors === _errs17){
                           if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -18387,8 +19096,9 @@ function validate237(data, context){
                               return false;
                             }
                             else {
-                              if(data2.elicitationId !== undefined){
-                                if(typeof data2.elicitationId !== "string"){
+                              const prop709 = data2.elicitationId;
+                              if(prop709 !== undefined){
+                                if(typeof prop709 !== "string"){
                                   validate237.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"ElicitationCompleteNotification/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -18543,8 +19253,9 @@ function validate256(data, context){
   const _errs2 = errors;
   if(errors === _errs2){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop710 = data._meta;
+      if(prop710 !== undefined){
+        let data0 = prop710;
         const _errs5 = errors;
         if(errors === _errs5){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -18652,8 +19363,9 @@ function validate256(data, context){
                       const _errs18 = errors;
                       if(errors === _errs18){
                         if(data && typeof data == "object" && !Array.isArray(data)){
-                          if(data._meta !== undefined){
-                            let data1 = data._meta;
+                          const prop711 = data._meta;
+                          if(prop711 !== undefined){
+                            let data1 = prop711;
                             const _errs21 = errors;
                             if(errors === _errs21){
                               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -18717,8 +19429,9 @@ function validate256(data, context){
                                   errors++;
                                 }
                                 else {
-                                  if(data._meta !== undefined){
-                                    let data2 = data._meta;
+                                  const prop712 = data._meta;
+                                  if(prop712 !== undefined){
+                                    let data2 = prop712;
                                     const _errs29 = errors;
                                     if(errors === _errs29){
                                       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -18740,8 +19453,9 @@ function validate256(data, context){
                                     var valid6 = true;
                                   }
                                   if(valid6){
-                                    if(data.completion !== undefined){
-                                      let data3 = data.completion;
+                                    const prop713 = data.completion;
+                                    if(prop713 !== undefined){
+                                      let data3 = prop713;
                                       const _errs32 = errors;
                                       if(errors === _errs32){
                                         if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -18757,9 +19471,10 @@ function validate256(data, context){
                                             errors++;
                                           }
                                           else {
-                                            if(data3.hasMore !== undefined){
+                                            const prop714 = data3.hasMore;
+                                            if(prop714 !== undefined){
                                               const _errs34 = errors;
-                                              if(typeof data3.hasMore !== "boolean"){
+                                              if(typeof prop714 !== "boolean"){
                                                 const err7 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
                                                 if(vErrors === null){
                                                   vErrors = [err7];
@@ -18775,8 +19490,9 @@ function validate256(data, context){
                                               var valid7 = true;
                                             }
                                             if(valid7){
-                                              if(data3.total !== undefined){
-                                                let data5 = data3.total;
+                                              const prop715 = data3.total;
+                                              if(prop715 !== undefined){
+                                                let data5 = prop715;
                                                 const _errs36 = errors;
                                                 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                                                   const err8 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
@@ -18794,8 +19510,9 @@ function validate256(data, context){
                                                 var valid7 = true;
                                               }
                                               if(valid7){
-                                                if(data3.values !== undefined){
-                                                  let data6 = data3.values;
+                                                const prop716 = data3.values;
+                                                if(prop716 !== undefined){
+                                                  let data6 = prop716;
                                                   const _errs38 = errors;
                                                   if(errors === _errs38){
                                                     if(Array.isArray(data6)){
@@ -18947,9 +19664,10 @@ function validate268(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
+        const prop717 = data.default;
+        if(prop717 !== undefined){
           const _errs4 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop717 !== "string"){
             const err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
             if(vErrors === null){
               vErrors = [err1];
@@ -18965,9 +19683,10 @@ function validate268(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop718 = data.description;
+          if(prop718 !== undefined){
             const _errs6 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop718 !== "string"){
               const err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err2];
@@ -18983,8 +19702,9 @@ function validate268(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop719 = data.enum;
+            if(prop719 !== undefined){
+              let data2 = prop719;
               const _errs8 = errors;
               if(errors === _errs8){
                 if(Array.isArray(data2)){
@@ -19025,9 +19745,10 @@ function validate268(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.title !== undefined){
+              const prop720 = data.title;
+              if(prop720 !== undefined){
                 const _errs12 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop720 !== "string"){
                   const err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err5];
@@ -19043,8 +19764,9 @@ function validate268(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop721 = data.type;
+                if(prop721 !== undefined){
+                  let data5 = prop721;
                   const _errs14 = errors;
                   if(typeof data5 !== "string"){
                     const err6 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -19107,9 +19829,10 @@ function validate268(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop722 = data.default;
+          if(prop722 !== undefined){
             const _errs19 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop722 !== "string"){
               const err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err10];
@@ -19125,9 +19848,10 @@ function validate268(data, context){
             var valid5 = true;
           }
           if(valid5){
-            if(data.description !== undefined){
+            const prop723 = data.description;
+            if(prop723 !== undefined){
               const _errs21 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop723 !== "string"){
                 const err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err11];
@@ -19143,8 +19867,9 @@ function validate268(data, context){
               var valid5 = true;
             }
             if(valid5){
-              if(data.oneOf !== undefined){
-                let data8 = data.oneOf;
+              const prop724 = data.oneOf;
+              if(prop724 !== undefined){
+                let data8 = prop724;
                 const _errs23 = errors;
                 if(errors === _errs23){
                   if(Array.isArray(data8)){
@@ -19167,9 +19892,10 @@ function validate268(data, context){
                             errors++;
                           }
                           else {
-                            if(data9.const !== undefined){
+                            const prop725 = data9.const;
+                            if(prop725 !== undefined){
                               const _errs27 = errors;
-                              if(typeof data9.const !== "string"){
+                              if(typeof prop725 !== "string"){
                                 const err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err13];
@@ -19185,9 +19911,10 @@ function validate268(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.title !== undefined){
+                              const prop726 = data9.title;
+                              if(prop726 !== undefined){
                                 const _errs29 = errors;
-                                if(typeof data9.title !== "string"){
+                                if(typeof prop726 !== "string"){
                                   const err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err14];
@@ -19239,9 +19966,10 @@ function validate268(data, context){
                 var valid5 = true;
               }
               if(valid5){
-                if(data.title !== undefined){
+                const prop727 = data.title;
+                if(prop727 !== undefined){
                   const _errs31 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop727 !== "string"){
                     const err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err17];
@@ -19257,8 +19985,9 @@ function validate268(data, context){
                   var valid5 = true;
                 }
                 if(valid5){
-                  if(data.type !== undefined){
-                    let data13 = data.type;
+                  const prop728 = data.type;
+                  if(prop728 !== undefined){
+                    let data13 = prop728;
                     const _errs33 = errors;
                     if(typeof data13 !== "string"){
                       const err18 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -19349,9 +20078,10 @@ function validate269(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop729 = data.default;
+        if(prop729 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop729 !== "string"){
             validate269.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -19361,9 +20091,10 @@ function validate269(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop730 = data.description;
+          if(prop730 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop730 !== "string"){
               validate269.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19373,8 +20104,9 @@ function validate269(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.format !== undefined){
-              let data2 = data.format;
+            const prop731 = data.format;
+            if(prop731 !== undefined){
+              let data2 = prop731;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate269.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
@@ -19390,8 +20122,9 @@ function validate269(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxLength !== undefined){
-                let data3 = data.maxLength;
+              const prop732 = data.maxLength;
+              if(prop732 !== undefined){
+                let data3 = prop732;
                 const _errs7 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate269.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
@@ -19403,8 +20136,9 @@ function validate269(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minLength !== undefined){
-                  let data4 = data.minLength;
+                const prop733 = data.minLength;
+                if(prop733 !== undefined){
+                  let data4 = prop733;
                   const _errs9 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                     validate269.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
@@ -19416,9 +20150,10 @@ function validate269(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop734 = data.title;
+                  if(prop734 !== undefined){
                     const _errs11 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop734 !== "string"){
                       validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19428,8 +20163,9 @@ function validate269(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data6 = data.type;
+                    const prop735 = data.type;
+                    if(prop735 !== undefined){
+                      let data6 = prop735;
                       const _errs13 = errors;
                       if(typeof data6 !== "string"){
                         validate269.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19484,13 +20220,15 @@ function validate270(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop736 = data._meta;
+      if(prop736 !== undefined){
+        let data0 = prop736;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.progressToken !== undefined){
-              let data1 = data0.progressToken;
+            const prop737 = data0.progressToken;
+            if(prop737 !== undefined){
+              let data1 = prop737;
               if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
                 validate270.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
                 return false;
@@ -19508,14 +20246,16 @@ function validate270(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.task !== undefined){
-          let data2 = data.task;
+        const prop738 = data.task;
+        if(prop738 !== undefined){
+          let data2 = prop738;
           const _errs7 = errors;
           const _errs8 = errors;
           if(errors === _errs8){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-              if(data2.ttl !== undefined){
-                let data3 = data2.ttl;
+              const prop739 = data2.ttl;
+              if(prop739 !== undefined){
+                let data3 = prop739;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate270.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
                   return false;
@@ -19554,8 +20294,9 @@ function validate271(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.ttl !== undefined){
-        let data0 = data.ttl;
+      const prop740 = data.ttl;
+      if(prop740 !== undefined){
+        let data0 = prop740;
         if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
           validate271.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
           return false;
@@ -19618,8 +20359,9 @@ function validate273(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop741 = data._meta;
+        if(prop741 !== undefined){
+          let data0 = prop741;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -19635,9 +20377,10 @@ function validate273(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop742 = data.mimeType;
+          if(prop742 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop742 !== "string"){
               validate273.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19647,9 +20390,10 @@ function validate273(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop743 = data.text;
+            if(prop743 !== undefined){
               const _errs6 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop743 !== "string"){
                 validate273.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -19659,9 +20403,10 @@ function validate273(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop744 = data.uri;
+              if(prop744 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop744 !== "string"){
                   validate273.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -19701,8 +20446,9 @@ function validate274(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop745 = data.default;
+        if(prop745 !== undefined){
+          let data0 = prop745;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -19731,9 +20477,10 @@ function validate274(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop746 = data.description;
+          if(prop746 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop746 !== "string"){
               validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19743,8 +20490,9 @@ function validate274(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop747 = data.items;
+            if(prop747 !== undefined){
+              let data3 = prop747;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -19754,8 +20502,9 @@ function validate274(data, context){
                     return false;
                   }
                   else {
-                    if(data3.anyOf !== undefined){
-                      let data4 = data3.anyOf;
+                    const prop748 = data3.anyOf;
+                    if(prop748 !== undefined){
+                      let data4 = prop748;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -19772,9 +20521,10 @@ function validate274(data, context){
                                   return false;
                                 }
                                 else {
-                                  if(data5.const !== undefined){
+                                  const prop749 = data5.const;
+                                  if(prop749 !== undefined){
                                     const _errs13 = errors;
-                                    if(typeof data5.const !== "string"){
+                                    if(typeof prop749 !== "string"){
                                       validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -19784,9 +20534,10 @@ function validate274(data, context){
                                     var valid4 = true;
                                   }
                                   if(valid4){
-                                    if(data5.title !== undefined){
+                                    const prop750 = data5.title;
+                                    if(prop750 !== undefined){
                                       const _errs15 = errors;
-                                      if(typeof data5.title !== "string"){
+                                      if(typeof prop750 !== "string"){
                                         validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -19828,8 +20579,9 @@ function validate274(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data8 = data.maxItems;
+              const prop751 = data.maxItems;
+              if(prop751 !== undefined){
+                let data8 = prop751;
                 const _errs17 = errors;
                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                   validate274.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19841,8 +20593,9 @@ function validate274(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data9 = data.minItems;
+                const prop752 = data.minItems;
+                if(prop752 !== undefined){
+                  let data9 = prop752;
                   const _errs19 = errors;
                   if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
                     validate274.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19854,9 +20607,10 @@ function validate274(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop753 = data.title;
+                  if(prop753 !== undefined){
                     const _errs21 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop753 !== "string"){
                       validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19866,8 +20620,9 @@ function validate274(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data11 = data.type;
+                    const prop754 = data.type;
+                    if(prop754 !== undefined){
+                      let data11 = prop754;
                       const _errs23 = errors;
                       if(typeof data11 !== "string"){
                         validate274.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19916,9 +20671,10 @@ function validate275(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop755 = data.default;
+        if(prop755 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop755 !== "string"){
             validate275.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -19928,9 +20684,10 @@ function validate275(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop756 = data.description;
+          if(prop756 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop756 !== "string"){
               validate275.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19940,8 +20697,9 @@ function validate275(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.oneOf !== undefined){
-              let data2 = data.oneOf;
+            const prop757 = data.oneOf;
+            if(prop757 !== undefined){
+              let data2 = prop757;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -19958,9 +20716,10 @@ function validate275(data, context){
                           return false;
                         }
                         else {
-                          if(data3.const !== undefined){
+                          const prop758 = data3.const;
+                          if(prop758 !== undefined){
                             const _errs9 = errors;
-                            if(typeof data3.const !== "string"){
+                            if(typeof prop758 !== "string"){
                               validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -19970,9 +20729,10 @@ function validate275(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data3.title !== undefined){
+                            const prop759 = data3.title;
+                            if(prop759 !== undefined){
                               const _errs11 = errors;
-                              if(typeof data3.title !== "string"){
+                              if(typeof prop759 !== "string"){
                                 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -20006,9 +20766,10 @@ function validate275(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop760 = data.title;
+              if(prop760 !== undefined){
                 const _errs13 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop760 !== "string"){
                   validate275.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20018,8 +20779,9 @@ function validate275(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data7 = data.type;
+                const prop761 = data.type;
+                if(prop761 !== undefined){
+                  let data7 = prop761;
                   const _errs15 = errors;
                   if(typeof data7 !== "string"){
                     validate275.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -20063,9 +20825,10 @@ function validate276(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
+      const prop762 = data.destructiveHint;
+      if(prop762 !== undefined){
         const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
+        if(typeof prop762 !== "boolean"){
           validate276.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -20075,9 +20838,10 @@ function validate276(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.idempotentHint !== undefined){
+        const prop763 = data.idempotentHint;
+        if(prop763 !== undefined){
           const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
+          if(typeof prop763 !== "boolean"){
             validate276.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -20087,9 +20851,10 @@ function validate276(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
+          const prop764 = data.openWorldHint;
+          if(prop764 !== undefined){
             const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
+            if(typeof prop764 !== "boolean"){
               validate276.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -20099,9 +20864,10 @@ function validate276(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.readOnlyHint !== undefined){
+            const prop765 = data.readOnlyHint;
+            if(prop765 !== undefined){
               const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
+              if(typeof prop765 !== "boolean"){
                 validate276.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -20111,9 +20877,10 @@ function validate276(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop766 = data.title;
+              if(prop766 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop766 !== "string"){
                   validate276.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20147,8 +20914,9 @@ function validate277(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.mode !== undefined){
-        let data0 = data.mode;
+      const prop767 = data.mode;
+      if(prop767 !== undefined){
+        let data0 = prop767;
         if(typeof data0 !== "string"){
           validate277.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
           return false;
@@ -20179,8 +20947,9 @@ function validate278(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.taskSupport !== undefined){
-        let data0 = data.taskSupport;
+      const prop768 = data.taskSupport;
+      if(prop768 !== undefined){
+        let data0 = prop768;
         if(typeof data0 !== "string"){
           validate278.errors = [{instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
           return false;
@@ -20223,8 +20992,9 @@ function validate279(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop769 = data._meta;
+        if(prop769 !== undefined){
+          let data0 = prop769;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -20240,9 +21010,10 @@ function validate279(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
+          const prop770 = data.id;
+          if(prop770 !== undefined){
             const _errs4 = errors;
-            if(typeof data.id !== "string"){
+            if(typeof prop770 !== "string"){
               validate279.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -20252,8 +21023,9 @@ function validate279(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.input !== undefined){
-              let data2 = data.input;
+            const prop771 = data.input;
+            if(prop771 !== undefined){
+              let data2 = prop771;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -20269,9 +21041,10 @@ function validate279(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop772 = data.name;
+              if(prop772 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop772 !== "string"){
                   validate279.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20281,8 +21054,9 @@ function validate279(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop773 = data.type;
+                if(prop773 !== undefined){
+                  let data4 = prop773;
                   const _errs11 = errors;
                   if(typeof data4 !== "string"){
                     validate279.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -20332,8 +21106,9 @@ function validate280(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop774 = data.error;
+        if(prop774 !== undefined){
+          let data0 = prop774;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -20345,8 +21120,9 @@ function validate280(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop775 = data0.code;
+                if(prop775 !== undefined){
+                  let data1 = prop775;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate280.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -20358,9 +21134,10 @@ function validate280(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop776 = data0.message;
+                  if(prop776 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop776 !== "string"){
                       validate280.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -20388,8 +21165,9 @@ function validate280(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop777 = data0.code;
+                  if(prop777 !== undefined){
+                    let data3 = prop777;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate280.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -20405,8 +21183,9 @@ function validate280(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop778 = data0.data;
+                    if(prop778 !== undefined){
+                      let data4 = prop778;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -20416,8 +21195,9 @@ function validate280(data, context){
                             return false;
                           }
                           else {
-                            if(data4.elicitations !== undefined){
-                              let data5 = data4.elicitations;
+                            const prop779 = data4.elicitations;
+                            if(prop779 !== undefined){
+                              let data5 = prop779;
                               const _errs16 = errors;
                               if(errors === _errs16){
                                 if(Array.isArray(data5)){
@@ -20469,8 +21249,9 @@ function validate280(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data7 = data.id;
+          const prop780 = data.id;
+          if(prop780 !== undefined){
+            let data7 = prop780;
             const _errs19 = errors;
             if((typeof data7 !== "string") && (!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))))){
               validate280.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema18.type}}];
@@ -20482,8 +21263,9 @@ function validate280(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data8 = data.jsonrpc;
+            const prop781 = data.jsonrpc;
+            if(prop781 !== undefined){
+              let data8 = prop781;
               const _errs22 = errors;
               if(typeof data8 !== "string"){
                 validate280.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -20534,8 +21316,9 @@ function validate282(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop782 = data.default;
+        if(prop782 !== undefined){
+          let data0 = prop782;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -20564,9 +21347,10 @@ function validate282(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop783 = data.description;
+          if(prop783 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop783 !== "string"){
               validate282.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -20576,8 +21360,9 @@ function validate282(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop784 = data.items;
+            if(prop784 !== undefined){
+              let data3 = prop784;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -20587,8 +21372,9 @@ function validate282(data, context){
                     return false;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop785 = data3.enum;
+                    if(prop785 !== undefined){
+                      let data4 = prop785;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -20617,8 +21403,9 @@ function validate282(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop786 = data3.type;
+                      if(prop786 !== undefined){
+                        let data6 = prop786;
                         const _errs13 = errors;
                         if(typeof data6 !== "string"){
                           validate282.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -20647,8 +21434,9 @@ function validate282(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop787 = data.maxItems;
+              if(prop787 !== undefined){
+                let data7 = prop787;
                 const _errs15 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   validate282.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -20660,8 +21448,9 @@ function validate282(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop788 = data.minItems;
+                if(prop788 !== undefined){
+                  let data8 = prop788;
                   const _errs17 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     validate282.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -20673,9 +21462,10 @@ function validate282(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop789 = data.title;
+                  if(prop789 !== undefined){
                     const _errs19 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop789 !== "string"){
                       validate282.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -20685,8 +21475,9 @@ function validate282(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop790 = data.type;
+                    if(prop790 !== undefined){
+                      let data10 = prop790;
                       const _errs21 = errors;
                       if(typeof data10 !== "string"){
                         validate282.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -20735,9 +21526,10 @@ function validate283(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop791 = data.default;
+        if(prop791 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop791 !== "string"){
             validate283.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -20747,9 +21539,10 @@ function validate283(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop792 = data.description;
+          if(prop792 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop792 !== "string"){
               validate283.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -20759,8 +21552,9 @@ function validate283(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop793 = data.enum;
+            if(prop793 !== undefined){
+              let data2 = prop793;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -20789,9 +21583,10 @@ function validate283(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop794 = data.title;
+              if(prop794 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop794 !== "string"){
                   validate283.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20801,8 +21596,9 @@ function validate283(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop795 = data.type;
+                if(prop795 !== undefined){
+                  let data5 = prop795;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
                     validate283.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];

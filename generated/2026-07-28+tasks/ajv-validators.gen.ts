@@ -31,8 +31,9 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.audience !== undefined){
-        let data0 = data.audience;
+      const prop0 = data.audience;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -66,9 +67,10 @@ function validate10(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.lastModified !== undefined){
+        const prop1 = data.lastModified;
+        if(prop1 !== undefined){
           const _errs6 = errors;
-          if(typeof data.lastModified !== "string"){
+          if(typeof prop1 !== "string"){
             validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -78,8 +80,9 @@ function validate10(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.priority !== undefined){
-            let data3 = data.priority;
+          const prop2 = data.priority;
+          if(prop2 !== undefined){
+            let data3 = prop2;
             const _errs8 = errors;
             if(errors === _errs8){
               if(typeof data3 == "number"){
@@ -139,8 +142,9 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop3 = data._meta;
+        if(prop3 !== undefined){
+          let data0 = prop3;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate11.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -152,9 +156,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop4 = data.annotations;
+          if(prop4 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop4))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -164,9 +169,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop5 = data.data;
+            if(prop5 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop5 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -176,9 +182,10 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop6 = data.mimeType;
+              if(prop6 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop6 !== "string"){
                   validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -188,8 +195,9 @@ function validate11(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop7 = data.type;
+                if(prop7 !== undefined){
+                  let data4 = prop7;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -239,9 +247,10 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop8 = data.name;
+        if(prop8 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop8 !== "string"){
             validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -251,9 +260,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop9 = data.title;
+          if(prop9 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop9 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -294,8 +304,9 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop10 = data._meta;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate14.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -307,9 +318,10 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.blob !== undefined){
+          const prop11 = data.blob;
+          if(prop11 !== undefined){
             const _errs4 = errors;
-            if(typeof data.blob !== "string"){
+            if(typeof prop11 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -319,9 +331,10 @@ function validate14(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop12 = data.mimeType;
+            if(prop12 !== undefined){
               const _errs6 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop12 !== "string"){
                 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -331,9 +344,10 @@ function validate14(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop13 = data.uri;
+              if(prop13 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop13 !== "string"){
                   validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -376,9 +390,10 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop14 = data.default;
+        if(prop14 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "boolean"){
+          if(typeof prop14 !== "boolean"){
             validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -388,9 +403,10 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop15 = data.description;
+          if(prop15 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop15 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -400,9 +416,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.title !== undefined){
+            const prop16 = data.title;
+            if(prop16 !== undefined){
               const _errs5 = errors;
-              if(typeof data.title !== "string"){
+              if(typeof prop16 !== "string"){
                 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -412,8 +429,9 @@ function validate15(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop17 = data.type;
+              if(prop17 !== undefined){
+                let data3 = prop17;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -471,9 +489,10 @@ function validate18(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop18 = data.description;
+        if(prop18 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop18 !== "string"){
             validate18.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -483,8 +502,9 @@ function validate18(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.icons !== undefined){
-            let data1 = data.icons;
+          const prop19 = data.icons;
+          if(prop19 !== undefined){
+            let data1 = prop19;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -502,9 +522,10 @@ function validate18(data, context){
                         return false;
                       }
                       else {
-                        if(data2.mimeType !== undefined){
+                        const prop20 = data2.mimeType;
+                        if(prop20 !== undefined){
                           const _errs8 = errors;
-                          if(typeof data2.mimeType !== "string"){
+                          if(typeof prop20 !== "string"){
                             validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -514,8 +535,9 @@ function validate18(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.sizes !== undefined){
-                            let data4 = data2.sizes;
+                          const prop21 = data2.sizes;
+                          if(prop21 !== undefined){
+                            let data4 = prop21;
                             const _errs10 = errors;
                             if(errors === _errs10){
                               if(Array.isArray(data4)){
@@ -544,9 +566,10 @@ function validate18(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.src !== undefined){
+                            const prop22 = data2.src;
+                            if(prop22 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data2.src !== "string"){
+                              if(typeof prop22 !== "string"){
                                 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -556,8 +579,9 @@ function validate18(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.theme !== undefined){
-                                let data7 = data2.theme;
+                              const prop23 = data2.theme;
+                              if(prop23 !== undefined){
+                                let data7 = prop23;
                                 const _errs16 = errors;
                                 if(typeof data7 !== "string"){
                                   validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -599,9 +623,10 @@ function validate18(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop24 = data.name;
+            if(prop24 !== undefined){
               const _errs18 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop24 !== "string"){
                 validate18.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -611,9 +636,10 @@ function validate18(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop25 = data.title;
+              if(prop25 !== undefined){
                 const _errs20 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop25 !== "string"){
                   validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -623,9 +649,10 @@ function validate18(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.version !== undefined){
+                const prop26 = data.version;
+                if(prop26 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.version !== "string"){
+                  if(typeof prop26 !== "string"){
                     validate18.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -635,9 +662,10 @@ function validate18(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.websiteUrl !== undefined){
+                  const prop27 = data.websiteUrl;
+                  if(prop27 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.websiteUrl !== "string"){
+                    if(typeof prop27 !== "string"){
                       validate18.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -670,8 +698,9 @@ function validate17(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
-        if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
+      const prop28 = data["io.modelcontextprotocol/serverInfo"];
+      if(prop28 !== undefined){
+        if(!(validate18(prop28))){
           vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
           errors = vErrors.length;
         }
@@ -700,9 +729,10 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop29 = data._meta;
+        if(prop29 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop29))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -712,8 +742,9 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop30 = data.cacheScope;
+          if(prop30 !== undefined){
+            let data1 = prop30;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -729,9 +760,10 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
+            const prop31 = data.resultType;
+            if(prop31 !== undefined){
               const _errs4 = errors;
-              if(typeof data.resultType !== "string"){
+              if(typeof prop31 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -741,8 +773,9 @@ function validate16(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.ttlMs !== undefined){
-                let data3 = data.ttlMs;
+              const prop32 = data.ttlMs;
+              if(prop32 !== undefined){
+                let data3 = prop32;
                 const _errs6 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate16.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -816,13 +849,15 @@ function validate24(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.elicitation !== undefined){
-        let data0 = data.elicitation;
+      const prop33 = data.elicitation;
+      if(prop33 !== undefined){
+        let data0 = prop33;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.form !== undefined){
-              let data1 = data0.form;
+            const prop34 = data0.form;
+            if(prop34 !== undefined){
+              let data1 = prop34;
               const _errs3 = errors;
               const _errs4 = errors;
               if(errors === _errs4){
@@ -850,8 +885,9 @@ function validate24(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data0.url !== undefined){
-                let data3 = data0.url;
+              const prop35 = data0.url;
+              if(prop35 !== undefined){
+                let data3 = prop35;
                 const _errs8 = errors;
                 const _errs9 = errors;
                 if(errors === _errs9){
@@ -891,8 +927,9 @@ function validate24(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data5 = data.experimental;
+        const prop36 = data.experimental;
+        if(prop36 !== undefined){
+          let data5 = prop36;
           const _errs13 = errors;
           if(errors === _errs13){
             if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -936,8 +973,9 @@ function validate24(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.extensions !== undefined){
-            let data8 = data.extensions;
+          const prop37 = data.extensions;
+          if(prop37 !== undefined){
+            let data8 = prop37;
             const _errs21 = errors;
             if(errors === _errs21){
               if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -973,8 +1011,9 @@ function validate24(data, context){
                   }
                 }
                 if(_errs23 === errors){
-                  if(data8["io.modelcontextprotocol/tasks"] !== undefined){
-                    let data11 = data8["io.modelcontextprotocol/tasks"];
+                  const prop38 = data8["io.modelcontextprotocol/tasks"];
+                  if(prop38 !== undefined){
+                    let data11 = prop38;
                     const _errs30 = errors;
                     if(errors === _errs30){
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
@@ -1036,8 +1075,9 @@ function validate24(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.roots !== undefined){
-              let data13 = data.roots;
+            const prop39 = data.roots;
+            if(prop39 !== undefined){
+              let data13 = prop39;
               const _errs37 = errors;
               if(errors === _errs37){
                 if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
@@ -1051,13 +1091,15 @@ function validate24(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.sampling !== undefined){
-                let data14 = data.sampling;
+              const prop40 = data.sampling;
+              if(prop40 !== undefined){
+                let data14 = prop40;
                 const _errs39 = errors;
                 if(errors === _errs39){
                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                    if(data14.context !== undefined){
-                      let data15 = data14.context;
+                    const prop41 = data14.context;
+                    if(prop41 !== undefined){
+                      let data15 = prop41;
                       const _errs41 = errors;
                       const _errs42 = errors;
                       if(errors === _errs42){
@@ -1085,8 +1127,9 @@ function validate24(data, context){
                       var valid16 = true;
                     }
                     if(valid16){
-                      if(data14.tools !== undefined){
-                        let data17 = data14.tools;
+                      const prop42 = data14.tools;
+                      if(prop42 !== undefined){
+                        let data17 = prop42;
                         const _errs46 = errors;
                         const _errs47 = errors;
                         if(errors === _errs47){
@@ -1153,9 +1196,10 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
+        const prop43 = data["io.modelcontextprotocol/clientCapabilities"];
+        if(prop43 !== undefined){
           const _errs1 = errors;
-          if(!(validate24(data["io.modelcontextprotocol/clientCapabilities"]))){
+          if(!(validate24(prop43))){
             vErrors = vErrors === null ? rebaseErrors(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(rebaseErrors(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
             errors = vErrors.length;
           }
@@ -1165,9 +1209,10 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
+          const prop44 = data["io.modelcontextprotocol/clientInfo"];
+          if(prop44 !== undefined){
             const _errs2 = errors;
-            if(!(validate18(data["io.modelcontextprotocol/clientInfo"]))){
+            if(!(validate18(prop44))){
               vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
               errors = vErrors.length;
             }
@@ -1177,8 +1222,9 @@ function validate23(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data["io.modelcontextprotocol/logLevel"] !== undefined){
-              let data2 = data["io.modelcontextprotocol/logLevel"];
+            const prop45 = data["io.modelcontextprotocol/logLevel"];
+            if(prop45 !== undefined){
+              let data2 = prop45;
               const _errs3 = errors;
               if(typeof data2 !== "string"){
                 validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -1194,9 +1240,10 @@ function validate23(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
+              const prop46 = data["io.modelcontextprotocol/protocolVersion"];
+              if(prop46 !== undefined){
                 const _errs6 = errors;
-                if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
+                if(typeof prop46 !== "string"){
                   validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1206,8 +1253,9 @@ function validate23(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.progressToken !== undefined){
-                  let data4 = data.progressToken;
+                const prop47 = data.progressToken;
+                if(prop47 !== undefined){
+                  let data4 = prop47;
                   const _errs8 = errors;
                   if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
                     validate23.errors = [{instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema36.type}}];
@@ -1262,8 +1310,9 @@ function validate31(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop48 = data._meta;
+        if(prop48 !== undefined){
+          let data0 = prop48;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate31.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1275,9 +1324,10 @@ function validate31(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop49 = data.annotations;
+          if(prop49 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop49))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1287,9 +1337,10 @@ function validate31(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop50 = data.text;
+            if(prop50 !== undefined){
               const _errs5 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop50 !== "string"){
                 validate31.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1299,8 +1350,9 @@ function validate31(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop51 = data.type;
+              if(prop51 !== undefined){
+                let data3 = prop51;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1346,8 +1398,9 @@ function validate33(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop52 = data._meta;
+        if(prop52 !== undefined){
+          let data0 = prop52;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate33.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1359,9 +1412,10 @@ function validate33(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop53 = data.annotations;
+          if(prop53 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop53))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1371,9 +1425,10 @@ function validate33(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop54 = data.data;
+            if(prop54 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop54 !== "string"){
                 validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1383,9 +1438,10 @@ function validate33(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop55 = data.mimeType;
+              if(prop55 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop55 !== "string"){
                   validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1395,8 +1451,9 @@ function validate33(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop56 = data.type;
+                if(prop56 !== undefined){
+                  let data4 = prop56;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1443,8 +1500,9 @@ function validate35(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop57 = data._meta;
+        if(prop57 !== undefined){
+          let data0 = prop57;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate35.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1456,9 +1514,10 @@ function validate35(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
+          const prop58 = data.id;
+          if(prop58 !== undefined){
             const _errs4 = errors;
-            if(typeof data.id !== "string"){
+            if(typeof prop58 !== "string"){
               validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -1468,8 +1527,9 @@ function validate35(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.input !== undefined){
-              let data2 = data.input;
+            const prop59 = data.input;
+            if(prop59 !== undefined){
+              let data2 = prop59;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1485,9 +1545,10 @@ function validate35(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop60 = data.name;
+              if(prop60 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop60 !== "string"){
                   validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1497,8 +1558,9 @@ function validate35(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop61 = data.type;
+                if(prop61 !== undefined){
+                  let data4 = prop61;
                   const _errs11 = errors;
                   if(typeof data4 !== "string"){
                     validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1551,8 +1613,9 @@ function validate38(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop62 = data._meta;
+        if(prop62 !== undefined){
+          let data0 = prop62;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate38.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1564,9 +1627,10 @@ function validate38(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop63 = data.annotations;
+          if(prop63 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop63))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1576,9 +1640,10 @@ function validate38(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop64 = data.description;
+            if(prop64 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop64 !== "string"){
                 validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1588,8 +1653,9 @@ function validate38(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop65 = data.icons;
+              if(prop65 !== undefined){
+                let data3 = prop65;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -1607,9 +1673,10 @@ function validate38(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop66 = data4.mimeType;
+                            if(prop66 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop66 !== "string"){
                                 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -1619,8 +1686,9 @@ function validate38(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop67 = data4.sizes;
+                              if(prop67 !== undefined){
+                                let data6 = prop67;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -1649,9 +1717,10 @@ function validate38(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop68 = data4.src;
+                                if(prop68 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop68 !== "string"){
                                     validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -1661,8 +1730,9 @@ function validate38(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop69 = data4.theme;
+                                  if(prop69 !== undefined){
+                                    let data9 = prop69;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -1704,9 +1774,10 @@ function validate38(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop70 = data.mimeType;
+                if(prop70 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop70 !== "string"){
                     validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -1716,9 +1787,10 @@ function validate38(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop71 = data.name;
+                  if(prop71 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop71 !== "string"){
                       validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1728,8 +1800,9 @@ function validate38(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop72 = data.size;
+                    if(prop72 !== undefined){
+                      let data12 = prop72;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate38.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -1741,9 +1814,10 @@ function validate38(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop73 = data.title;
+                      if(prop73 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop73 !== "string"){
                           validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1753,8 +1827,9 @@ function validate38(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.type !== undefined){
-                          let data14 = data.type;
+                        const prop74 = data.type;
+                        if(prop74 !== undefined){
+                          let data14 = prop74;
                           const _errs30 = errors;
                           if(typeof data14 !== "string"){
                             validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1770,9 +1845,10 @@ function validate38(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.uri !== undefined){
+                          const prop75 = data.uri;
+                          if(prop75 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.uri !== "string"){
+                            if(typeof prop75 !== "string"){
                               validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -1821,8 +1897,9 @@ function validate42(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop76 = data._meta;
+        if(prop76 !== undefined){
+          let data0 = prop76;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1834,9 +1911,10 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop77 = data.mimeType;
+          if(prop77 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop77 !== "string"){
               validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -1846,9 +1924,10 @@ function validate42(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop78 = data.text;
+            if(prop78 !== undefined){
               const _errs6 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop78 !== "string"){
                 validate42.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1858,9 +1937,10 @@ function validate42(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop79 = data.uri;
+              if(prop79 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop79 !== "string"){
                   validate42.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1897,8 +1977,9 @@ function validate40(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop80 = data._meta;
+        if(prop80 !== undefined){
+          let data0 = prop80;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1910,9 +1991,10 @@ function validate40(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop81 = data.annotations;
+          if(prop81 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop81))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1922,8 +2004,9 @@ function validate40(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resource !== undefined){
-              let data2 = data.resource;
+            const prop82 = data.resource;
+            if(prop82 !== undefined){
+              let data2 = prop82;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid2 = false;
@@ -1972,8 +2055,9 @@ function validate40(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop83 = data.type;
+              if(prop83 !== undefined){
+                let data3 = prop83;
                 const _errs9 = errors;
                 if(typeof data3 !== "string"){
                   validate40.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2082,8 +2166,9 @@ function validate36(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop84 = data._meta;
+        if(prop84 !== undefined){
+          let data0 = prop84;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2095,8 +2180,9 @@ function validate36(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop85 = data.content;
+          if(prop85 !== undefined){
+            let data1 = prop85;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -2125,9 +2211,10 @@ function validate36(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop86 = data.isError;
+            if(prop86 !== undefined){
               const _errs7 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop86 !== "boolean"){
                 validate36.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -2137,9 +2224,10 @@ function validate36(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.toolUseId !== undefined){
+              const prop87 = data.toolUseId;
+              if(prop87 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.toolUseId !== "string"){
+                if(typeof prop87 !== "string"){
                   validate36.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -2149,8 +2237,9 @@ function validate36(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop88 = data.type;
+                if(prop88 !== undefined){
+                  let data5 = prop88;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
                     validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2263,8 +2352,9 @@ function validate30(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop89 = data._meta;
+        if(prop89 !== undefined){
+          let data0 = prop89;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate30.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2276,8 +2366,9 @@ function validate30(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop90 = data.content;
+          if(prop90 !== undefined){
+            let data1 = prop90;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = true;
@@ -2410,9 +2501,10 @@ function validate30(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop91 = data.model;
+            if(prop91 !== undefined){
               const _errs19 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop91 !== "string"){
                 validate30.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2422,8 +2514,9 @@ function validate30(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data4 = data.role;
+              const prop92 = data.role;
+              if(prop92 !== undefined){
+                let data4 = prop92;
                 const _errs21 = errors;
                 if(typeof data4 !== "string"){
                   validate30.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -2439,9 +2532,10 @@ function validate30(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop93 = data.stopReason;
+                if(prop93 !== undefined){
                   const _errs24 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop93 !== "string"){
                     validate30.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -2485,8 +2579,9 @@ function validate65(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop94 = data._meta;
+        if(prop94 !== undefined){
+          let data0 = prop94;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate65.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2498,9 +2593,10 @@ function validate65(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop95 = data.name;
+          if(prop95 !== undefined){
             const _errs4 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop95 !== "string"){
               validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -2510,9 +2606,10 @@ function validate65(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop96 = data.uri;
+            if(prop96 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop96 !== "string"){
                 validate65.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2548,8 +2645,9 @@ function validate64(data, context){
         return false;
       }
       else {
-        if(data.roots !== undefined){
-          let data0 = data.roots;
+        const prop97 = data.roots;
+        if(prop97 !== undefined){
+          let data0 = prop97;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -2624,8 +2722,9 @@ function validate29(data, context){
             errors++;
           }
           else {
-            if(data.action !== undefined){
-              let data0 = data.action;
+            const prop98 = data.action;
+            if(prop98 !== undefined){
+              let data0 = prop98;
               const _errs6 = errors;
               if(typeof data0 !== "string"){
                 const err1 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
@@ -2653,8 +2752,9 @@ function validate29(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.content !== undefined){
-                let data1 = data.content;
+              const prop99 = data.content;
+              if(prop99 !== undefined){
+                let data1 = prop99;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2804,9 +2904,10 @@ function validate22(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop100 = data._meta;
+        if(prop100 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop100))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -2816,8 +2917,9 @@ function validate22(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop101 = data.arguments;
+          if(prop101 !== undefined){
+            let data1 = prop101;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2833,9 +2935,10 @@ function validate22(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.inputResponses !== undefined){
+            const prop102 = data.inputResponses;
+            if(prop102 !== undefined){
               const _errs5 = errors;
-              if(!(validate28(data.inputResponses))){
+              if(!(validate28(prop102))){
                 vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
                 errors = vErrors.length;
               }
@@ -2845,9 +2948,10 @@ function validate22(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop103 = data.name;
+              if(prop103 !== undefined){
                 const _errs6 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop103 !== "string"){
                   validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -2857,9 +2961,10 @@ function validate22(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.requestState !== undefined){
+                const prop104 = data.requestState;
+                if(prop104 !== undefined){
                   const _errs8 = errors;
-                  if(typeof data.requestState !== "string"){
+                  if(typeof prop104 !== "string"){
                     validate22.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -2897,8 +3002,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop105 = data.id;
+        if(prop105 !== undefined){
+          let data0 = prop105;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -2910,8 +3016,9 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop106 = data.jsonrpc;
+          if(prop106 !== undefined){
+            let data1 = prop106;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2927,8 +3034,9 @@ function validate21(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop107 = data.method;
+            if(prop107 !== undefined){
+              let data2 = prop107;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2944,9 +3052,10 @@ function validate21(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop108 = data.params;
+              if(prop108 !== undefined){
                 const _errs8 = errors;
-                if(!(validate22(data.params))){
+                if(!(validate22(prop108))){
                   vErrors = vErrors === null ? rebaseErrors(validate22.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate22.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -2992,9 +3101,10 @@ function validate71(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop109 = data._meta;
+        if(prop109 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop109))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -3004,8 +3114,9 @@ function validate71(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop110 = data.content;
+          if(prop110 !== undefined){
+            let data1 = prop110;
             const _errs2 = errors;
             if(errors === _errs2){
               if(Array.isArray(data1)){
@@ -3034,9 +3145,10 @@ function validate71(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop111 = data.isError;
+            if(prop111 !== undefined){
               const _errs5 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop111 !== "boolean"){
                 validate71.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -3046,8 +3158,9 @@ function validate71(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop112 = data.resultType;
+              if(prop112 !== undefined){
+                let data4 = prop112;
                 const _errs7 = errors;
                 if(typeof data4 !== "string"){
                   validate71.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -3117,8 +3230,9 @@ function validate81(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop113 = data._meta;
+        if(prop113 !== undefined){
+          let data0 = prop113;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate81.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -3130,8 +3244,9 @@ function validate81(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop114 = data.content;
+          if(prop114 !== undefined){
+            let data1 = prop114;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = true;
@@ -3264,8 +3379,9 @@ function validate81(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.role !== undefined){
-              let data3 = data.role;
+            const prop115 = data.role;
+            if(prop115 !== undefined){
+              let data3 = prop115;
               const _errs19 = errors;
               if(typeof data3 !== "string"){
                 validate81.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -3307,8 +3423,9 @@ function validate89(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop116 = data.costPriority;
+      if(prop116 !== undefined){
+        let data0 = prop116;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -3334,8 +3451,9 @@ function validate89(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop117 = data.hints;
+        if(prop117 !== undefined){
+          let data1 = prop117;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -3347,8 +3465,9 @@ function validate89(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop118 = data2.name;
+                    if(prop118 !== undefined){
+                      if(typeof prop118 !== "string"){
                         validate89.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3376,8 +3495,9 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop119 = data.intelligencePriority;
+          if(prop119 !== undefined){
+            let data4 = prop119;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -3403,8 +3523,9 @@ function validate89(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop120 = data.speedPriority;
+            if(prop120 !== undefined){
+              let data5 = prop120;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -3462,8 +3583,9 @@ function validate91(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop121 = data._meta;
+        if(prop121 !== undefined){
+          let data0 = prop121;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate91.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -3475,15 +3597,17 @@ function validate91(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            let data1 = data.annotations;
+          const prop122 = data.annotations;
+          if(prop122 !== undefined){
+            let data1 = prop122;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.destructiveHint !== undefined){
+                const prop123 = data1.destructiveHint;
+                if(prop123 !== undefined){
                   const _errs7 = errors;
-                  if(typeof data1.destructiveHint !== "boolean"){
+                  if(typeof prop123 !== "boolean"){
                     validate91.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -3493,9 +3617,10 @@ function validate91(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data1.idempotentHint !== undefined){
+                  const prop124 = data1.idempotentHint;
+                  if(prop124 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data1.idempotentHint !== "boolean"){
+                    if(typeof prop124 !== "boolean"){
                       validate91.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -3505,9 +3630,10 @@ function validate91(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data1.openWorldHint !== undefined){
+                    const prop125 = data1.openWorldHint;
+                    if(prop125 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.openWorldHint !== "boolean"){
+                      if(typeof prop125 !== "boolean"){
                         validate91.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -3517,9 +3643,10 @@ function validate91(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.readOnlyHint !== undefined){
+                      const prop126 = data1.readOnlyHint;
+                      if(prop126 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.readOnlyHint !== "boolean"){
+                        if(typeof prop126 !== "boolean"){
                           validate91.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -3529,9 +3656,10 @@ function validate91(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.title !== undefined){
+                        const prop127 = data1.title;
+                        if(prop127 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data1.title !== "string"){
+                          if(typeof prop127 !== "string"){
                             validate91.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3556,9 +3684,10 @@ function validate91(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop128 = data.description;
+            if(prop128 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop128 !== "string"){
                 validate91.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -3568,8 +3697,9 @@ function validate91(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data8 = data.icons;
+              const prop129 = data.icons;
+              if(prop129 !== undefined){
+                let data8 = prop129;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(Array.isArray(data8)){
@@ -3587,9 +3717,10 @@ function validate91(data, context){
                             return false;
                           }
                           else {
-                            if(data9.mimeType !== undefined){
+                            const prop130 = data9.mimeType;
+                            if(prop130 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data9.mimeType !== "string"){
+                              if(typeof prop130 !== "string"){
                                 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -3599,8 +3730,9 @@ function validate91(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data9.sizes !== undefined){
-                                let data11 = data9.sizes;
+                              const prop131 = data9.sizes;
+                              if(prop131 !== undefined){
+                                let data11 = prop131;
                                 const _errs26 = errors;
                                 if(errors === _errs26){
                                   if(Array.isArray(data11)){
@@ -3629,9 +3761,10 @@ function validate91(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data9.src !== undefined){
+                                const prop132 = data9.src;
+                                if(prop132 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data9.src !== "string"){
+                                  if(typeof prop132 !== "string"){
                                     validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -3641,8 +3774,9 @@ function validate91(data, context){
                                   var valid6 = true;
                                 }
                                 if(valid6){
-                                  if(data9.theme !== undefined){
-                                    let data14 = data9.theme;
+                                  const prop133 = data9.theme;
+                                  if(prop133 !== undefined){
+                                    let data14 = prop133;
                                     const _errs32 = errors;
                                     if(typeof data14 !== "string"){
                                       validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -3684,8 +3818,9 @@ function validate91(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.inputSchema !== undefined){
-                  let data15 = data.inputSchema;
+                const prop134 = data.inputSchema;
+                if(prop134 !== undefined){
+                  let data15 = prop134;
                   const _errs34 = errors;
                   if(errors === _errs34){
                     if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
@@ -3695,9 +3830,10 @@ function validate91(data, context){
                         return false;
                       }
                       else {
-                        if(data15.$schema !== undefined){
+                        const prop135 = data15.$schema;
+                        if(prop135 !== undefined){
                           const _errs37 = errors;
-                          if(typeof data15.$schema !== "string"){
+                          if(typeof prop135 !== "string"){
                             validate91.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3707,8 +3843,9 @@ function validate91(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data15.type !== undefined){
-                            let data17 = data15.type;
+                          const prop136 = data15.type;
+                          if(prop136 !== undefined){
+                            let data17 = prop136;
                             const _errs39 = errors;
                             if(typeof data17 !== "string"){
                               validate91.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -3737,9 +3874,10 @@ function validate91(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop137 = data.name;
+                  if(prop137 !== undefined){
                     const _errs41 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop137 !== "string"){
                       validate91.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -3749,13 +3887,15 @@ function validate91(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.outputSchema !== undefined){
-                      let data19 = data.outputSchema;
+                    const prop138 = data.outputSchema;
+                    if(prop138 !== undefined){
+                      let data19 = prop138;
                       const _errs43 = errors;
                       if(errors === _errs43){
                         if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                          if(data19.$schema !== undefined){
-                            if(typeof data19.$schema !== "string"){
+                          const prop139 = data19.$schema;
+                          if(prop139 !== undefined){
+                            if(typeof prop139 !== "string"){
                               validate91.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3772,9 +3912,10 @@ function validate91(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop140 = data.title;
+                      if(prop140 !== undefined){
                         const _errs48 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop140 !== "string"){
                           validate91.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -3815,8 +3956,9 @@ function validate80(data, context){
         return false;
       }
       else {
-        if(data.includeContext !== undefined){
-          let data0 = data.includeContext;
+        const prop141 = data.includeContext;
+        if(prop141 !== undefined){
+          let data0 = prop141;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate80.errors = [{instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -3832,8 +3974,9 @@ function validate80(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.maxTokens !== undefined){
-            let data1 = data.maxTokens;
+          const prop142 = data.maxTokens;
+          if(prop142 !== undefined){
+            let data1 = prop142;
             const _errs3 = errors;
             if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
               validate80.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -3845,8 +3988,9 @@ function validate80(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop143 = data.messages;
+            if(prop143 !== undefined){
+              let data2 = prop143;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -3875,8 +4019,9 @@ function validate80(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.metadata !== undefined){
-                let data4 = data.metadata;
+              const prop144 = data.metadata;
+              if(prop144 !== undefined){
+                let data4 = prop144;
                 const _errs8 = errors;
                 const _errs9 = errors;
                 if(errors === _errs9){
@@ -3904,9 +4049,10 @@ function validate80(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.modelPreferences !== undefined){
+                const prop145 = data.modelPreferences;
+                if(prop145 !== undefined){
                   const _errs13 = errors;
-                  if(!(validate89(data.modelPreferences))){
+                  if(!(validate89(prop145))){
                     vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(rebaseErrors(validate89.errors, instancePath+"/modelPreferences"));
                     errors = vErrors.length;
                   }
@@ -3916,8 +4062,9 @@ function validate80(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.stopSequences !== undefined){
-                    let data7 = data.stopSequences;
+                  const prop146 = data.stopSequences;
+                  if(prop146 !== undefined){
+                    let data7 = prop146;
                     const _errs14 = errors;
                     if(errors === _errs14){
                       if(Array.isArray(data7)){
@@ -3946,9 +4093,10 @@ function validate80(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.systemPrompt !== undefined){
+                    const prop147 = data.systemPrompt;
+                    if(prop147 !== undefined){
                       const _errs18 = errors;
-                      if(typeof data.systemPrompt !== "string"){
+                      if(typeof prop147 !== "string"){
                         validate80.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3958,9 +4106,10 @@ function validate80(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.temperature !== undefined){
+                      const prop148 = data.temperature;
+                      if(prop148 !== undefined){
                         const _errs20 = errors;
-                        if(!(typeof data.temperature == "number")){
+                        if(!(typeof prop148 == "number")){
                           validate80.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                           return false;
                         }
@@ -3970,14 +4119,16 @@ function validate80(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.toolChoice !== undefined){
-                          let data11 = data.toolChoice;
+                        const prop149 = data.toolChoice;
+                        if(prop149 !== undefined){
+                          let data11 = prop149;
                           const _errs22 = errors;
                           const _errs23 = errors;
                           if(errors === _errs23){
                             if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              if(data11.mode !== undefined){
-                                let data12 = data11.mode;
+                              const prop150 = data11.mode;
+                              if(prop150 !== undefined){
+                                let data12 = prop150;
                                 if(typeof data12 !== "string"){
                                   validate80.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
                                   return false;
@@ -3999,8 +4150,9 @@ function validate80(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.tools !== undefined){
-                            let data13 = data.tools;
+                          const prop151 = data.tools;
+                          if(prop151 !== undefined){
+                            let data13 = prop151;
                             const _errs27 = errors;
                             if(errors === _errs27){
                               if(Array.isArray(data13)){
@@ -4062,8 +4214,9 @@ function validate79(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop152 = data.method;
+        if(prop152 !== undefined){
+          let data0 = prop152;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4079,9 +4232,10 @@ function validate79(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
+          const prop153 = data.params;
+          if(prop153 !== undefined){
             const _errs3 = errors;
-            if(!(validate80(data.params))){
+            if(!(validate80(prop153))){
               vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate80.errors, instancePath+"/params"));
               errors = vErrors.length;
             }
@@ -4119,8 +4273,9 @@ function validate94(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop154 = data.method;
+        if(prop154 !== undefined){
+          let data0 = prop154;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate94.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4136,13 +4291,15 @@ function validate94(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop155 = data.params;
+          if(prop155 !== undefined){
+            let data1 = prop155;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop156 = data1._meta;
+                if(prop156 !== undefined){
+                  let data2 = prop156;
                   if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
                     validate94.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
                     return false;
@@ -4248,9 +4405,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop157 = data.default;
+                  if(prop157 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop157 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -4266,9 +4424,10 @@ function validate98(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop158 = data.description;
+                    if(prop158 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop158 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -4284,8 +4443,9 @@ function validate98(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.format !== undefined){
-                        let data2 = data.format;
+                      const prop159 = data.format;
+                      if(prop159 !== undefined){
+                        let data2 = prop159;
                         const _errs11 = errors;
                         if(typeof data2 !== "string"){
                           const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
@@ -4313,8 +4473,9 @@ function validate98(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.maxLength !== undefined){
-                          let data3 = data.maxLength;
+                        const prop160 = data.maxLength;
+                        if(prop160 !== undefined){
+                          let data3 = prop160;
                           const _errs13 = errors;
                           if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                             const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
@@ -4332,8 +4493,9 @@ function validate98(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.minLength !== undefined){
-                            let data4 = data.minLength;
+                          const prop161 = data.minLength;
+                          if(prop161 !== undefined){
+                            let data4 = prop161;
                             const _errs15 = errors;
                             if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                               const err7 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
@@ -4351,9 +4513,10 @@ function validate98(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.title !== undefined){
+                            const prop162 = data.title;
+                            if(prop162 !== undefined){
                               const _errs17 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop162 !== "string"){
                                 const err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err8];
@@ -4369,8 +4532,9 @@ function validate98(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data.type !== undefined){
-                                let data6 = data.type;
+                              const prop163 = data.type;
+                              if(prop163 !== undefined){
+                                let data6 = prop163;
                                 const _errs19 = errors;
                                 if(typeof data6 !== "string"){
                                   const err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4433,9 +4597,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop164 = data.default;
+                  if(prop164 !== undefined){
                     const _errs24 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop164 == "number")){
                       const err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err13];
@@ -4451,9 +4616,10 @@ function validate98(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.description !== undefined){
+                    const prop165 = data.description;
+                    if(prop165 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop165 !== "string"){
                         const err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err14];
@@ -4469,9 +4635,10 @@ function validate98(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.maximum !== undefined){
+                      const prop166 = data.maximum;
+                      if(prop166 !== undefined){
                         const _errs28 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop166 == "number")){
                           const err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err15];
@@ -4487,9 +4654,10 @@ function validate98(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.minimum !== undefined){
+                        const prop167 = data.minimum;
+                        if(prop167 !== undefined){
                           const _errs30 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop167 == "number")){
                             const err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err16];
@@ -4505,9 +4673,10 @@ function validate98(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.title !== undefined){
+                          const prop168 = data.title;
+                          if(prop168 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop168 !== "string"){
                               const err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err17];
@@ -4523,8 +4692,9 @@ function validate98(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.type !== undefined){
-                              let data12 = data.type;
+                            const prop169 = data.type;
+                            if(prop169 !== undefined){
+                              let data12 = prop169;
                               const _errs34 = errors;
                               if(typeof data12 !== "string"){
                                 const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4586,9 +4756,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop170 = data.default;
+                  if(prop170 !== undefined){
                     const _errs39 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop170 == "number")){
                       const err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err22];
@@ -4604,9 +4775,10 @@ function validate98(data, context){
                     var valid10 = true;
                   }
                   if(valid10){
-                    if(data.description !== undefined){
+                    const prop171 = data.description;
+                    if(prop171 !== undefined){
                       const _errs41 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop171 !== "string"){
                         const err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err23];
@@ -4622,9 +4794,10 @@ function validate98(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.maximum !== undefined){
+                      const prop172 = data.maximum;
+                      if(prop172 !== undefined){
                         const _errs43 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop172 == "number")){
                           const err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err24];
@@ -4640,9 +4813,10 @@ function validate98(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.minimum !== undefined){
+                        const prop173 = data.minimum;
+                        if(prop173 !== undefined){
                           const _errs45 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop173 == "number")){
                             const err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err25];
@@ -4658,9 +4832,10 @@ function validate98(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.title !== undefined){
+                          const prop174 = data.title;
+                          if(prop174 !== undefined){
                             const _errs47 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop174 !== "string"){
                               const err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err26];
@@ -4676,8 +4851,9 @@ function validate98(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.type !== undefined){
-                              let data18 = data.type;
+                            const prop175 = data.type;
+                            if(prop175 !== undefined){
+                              let data18 = prop175;
                               const _errs49 = errors;
                               if(typeof data18 !== "string"){
                                 const err27 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4739,9 +4915,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop176 = data.default;
+                  if(prop176 !== undefined){
                     const _errs54 = errors;
-                    if(typeof data.default !== "boolean"){
+                    if(typeof prop176 !== "boolean"){
                       const err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
                       if(vErrors === null){
                         vErrors = [err31];
@@ -4757,9 +4934,10 @@ function validate98(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.description !== undefined){
+                    const prop177 = data.description;
+                    if(prop177 !== undefined){
                       const _errs56 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop177 !== "string"){
                         const err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err32];
@@ -4775,9 +4953,10 @@ function validate98(data, context){
                       var valid13 = true;
                     }
                     if(valid13){
-                      if(data.title !== undefined){
+                      const prop178 = data.title;
+                      if(prop178 !== undefined){
                         const _errs58 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop178 !== "string"){
                           const err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err33];
@@ -4793,8 +4972,9 @@ function validate98(data, context){
                         var valid13 = true;
                       }
                       if(valid13){
-                        if(data.type !== undefined){
-                          let data22 = data.type;
+                        const prop179 = data.type;
+                        if(prop179 !== undefined){
+                          let data22 = prop179;
                           const _errs60 = errors;
                           if(typeof data22 !== "string"){
                             const err34 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4854,8 +5034,9 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data23 = data.default;
+                  const prop180 = data.default;
+                  if(prop180 !== undefined){
+                    let data23 = prop180;
                     const _errs65 = errors;
                     if(errors === _errs65){
                       if(Array.isArray(data23)){
@@ -4896,9 +5077,10 @@ function validate98(data, context){
                     var valid16 = true;
                   }
                   if(valid16){
-                    if(data.description !== undefined){
+                    const prop181 = data.description;
+                    if(prop181 !== undefined){
                       const _errs69 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop181 !== "string"){
                         const err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err40];
@@ -4914,8 +5096,9 @@ function validate98(data, context){
                       var valid16 = true;
                     }
                     if(valid16){
-                      if(data.items !== undefined){
-                        let data26 = data.items;
+                      const prop182 = data.items;
+                      if(prop182 !== undefined){
+                        let data26 = prop182;
                         const _errs71 = errors;
                         if(errors === _errs71){
                           if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
@@ -4931,8 +5114,9 @@ function validate98(data, context){
                               errors++;
                             }
                             else {
-                              if(data26.enum !== undefined){
-                                let data27 = data26.enum;
+                              const prop183 = data26.enum;
+                              if(prop183 !== undefined){
+                                let data27 = prop183;
                                 const _errs73 = errors;
                                 if(errors === _errs73){
                                   if(Array.isArray(data27)){
@@ -4973,8 +5157,9 @@ function validate98(data, context){
                                 var valid18 = true;
                               }
                               if(valid18){
-                                if(data26.type !== undefined){
-                                  let data29 = data26.type;
+                                const prop184 = data26.type;
+                                if(prop184 !== undefined){
+                                  let data29 = prop184;
                                   const _errs77 = errors;
                                   if(typeof data29 !== "string"){
                                     const err44 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5021,8 +5206,9 @@ function validate98(data, context){
                         var valid16 = true;
                       }
                       if(valid16){
-                        if(data.maxItems !== undefined){
-                          let data30 = data.maxItems;
+                        const prop185 = data.maxItems;
+                        if(prop185 !== undefined){
+                          let data30 = prop185;
                           const _errs79 = errors;
                           if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
                             const err47 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -5040,8 +5226,9 @@ function validate98(data, context){
                           var valid16 = true;
                         }
                         if(valid16){
-                          if(data.minItems !== undefined){
-                            let data31 = data.minItems;
+                          const prop186 = data.minItems;
+                          if(prop186 !== undefined){
+                            let data31 = prop186;
                             const _errs81 = errors;
                             if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                               const err48 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -5059,9 +5246,10 @@ function validate98(data, context){
                             var valid16 = true;
                           }
                           if(valid16){
-                            if(data.title !== undefined){
+                            const prop187 = data.title;
+                            if(prop187 !== undefined){
                               const _errs83 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop187 !== "string"){
                                 const err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err49];
@@ -5077,8 +5265,9 @@ function validate98(data, context){
                               var valid16 = true;
                             }
                             if(valid16){
-                              if(data.type !== undefined){
-                                let data33 = data.type;
+                              const prop188 = data.type;
+                              if(prop188 !== undefined){
+                                let data33 = prop188;
                                 const _errs85 = errors;
                                 if(typeof data33 !== "string"){
                                   const err50 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5178,9 +5367,10 @@ function validate98(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop189 = data.default;
+          if(prop189 !== undefined){
             const _errs90 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop189 !== "string"){
               const err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err57];
@@ -5196,9 +5386,10 @@ function validate98(data, context){
             var valid21 = true;
           }
           if(valid21){
-            if(data.description !== undefined){
+            const prop190 = data.description;
+            if(prop190 !== undefined){
               const _errs92 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop190 !== "string"){
                 const err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err58];
@@ -5214,8 +5405,9 @@ function validate98(data, context){
               var valid21 = true;
             }
             if(valid21){
-              if(data.enum !== undefined){
-                let data36 = data.enum;
+              const prop191 = data.enum;
+              if(prop191 !== undefined){
+                let data36 = prop191;
                 const _errs94 = errors;
                 if(errors === _errs94){
                   if(Array.isArray(data36)){
@@ -5256,9 +5448,10 @@ function validate98(data, context){
                 var valid21 = true;
               }
               if(valid21){
-                if(data.title !== undefined){
+                const prop192 = data.title;
+                if(prop192 !== undefined){
                   const _errs98 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop192 !== "string"){
                     const err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err61];
@@ -5274,8 +5467,9 @@ function validate98(data, context){
                   var valid21 = true;
                 }
                 if(valid21){
-                  if(data.type !== undefined){
-                    let data39 = data.type;
+                  const prop193 = data.type;
+                  if(prop193 !== undefined){
+                    let data39 = prop193;
                     const _errs100 = errors;
                     if(typeof data39 !== "string"){
                       const err62 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5338,9 +5532,10 @@ function validate98(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
+            const prop194 = data.default;
+            if(prop194 !== undefined){
               const _errs105 = errors;
-              if(typeof data.default !== "string"){
+              if(typeof prop194 !== "string"){
                 const err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err66];
@@ -5356,9 +5551,10 @@ function validate98(data, context){
               var valid24 = true;
             }
             if(valid24){
-              if(data.description !== undefined){
+              const prop195 = data.description;
+              if(prop195 !== undefined){
                 const _errs107 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop195 !== "string"){
                   const err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err67];
@@ -5374,8 +5570,9 @@ function validate98(data, context){
                 var valid24 = true;
               }
               if(valid24){
-                if(data.oneOf !== undefined){
-                  let data42 = data.oneOf;
+                const prop196 = data.oneOf;
+                if(prop196 !== undefined){
+                  let data42 = prop196;
                   const _errs109 = errors;
                   if(errors === _errs109){
                     if(Array.isArray(data42)){
@@ -5398,9 +5595,10 @@ function validate98(data, context){
                               errors++;
                             }
                             else {
-                              if(data43.const !== undefined){
+                              const prop197 = data43.const;
+                              if(prop197 !== undefined){
                                 const _errs113 = errors;
-                                if(typeof data43.const !== "string"){
+                                if(typeof prop197 !== "string"){
                                   const err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err69];
@@ -5416,9 +5614,10 @@ function validate98(data, context){
                                 var valid26 = true;
                               }
                               if(valid26){
-                                if(data43.title !== undefined){
+                                const prop198 = data43.title;
+                                if(prop198 !== undefined){
                                   const _errs115 = errors;
-                                  if(typeof data43.title !== "string"){
+                                  if(typeof prop198 !== "string"){
                                     const err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                     if(vErrors === null){
                                       vErrors = [err70];
@@ -5470,9 +5669,10 @@ function validate98(data, context){
                   var valid24 = true;
                 }
                 if(valid24){
-                  if(data.title !== undefined){
+                  const prop199 = data.title;
+                  if(prop199 !== undefined){
                     const _errs117 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop199 !== "string"){
                       const err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err73];
@@ -5488,8 +5688,9 @@ function validate98(data, context){
                     var valid24 = true;
                   }
                   if(valid24){
-                    if(data.type !== undefined){
-                      let data47 = data.type;
+                    const prop200 = data.type;
+                    if(prop200 !== undefined){
+                      let data47 = prop200;
                       const _errs119 = errors;
                       if(typeof data47 !== "string"){
                         const err74 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5552,8 +5753,9 @@ function validate98(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
-                let data48 = data.default;
+              const prop201 = data.default;
+              if(prop201 !== undefined){
+                let data48 = prop201;
                 const _errs124 = errors;
                 if(errors === _errs124){
                   if(Array.isArray(data48)){
@@ -5594,9 +5796,10 @@ function validate98(data, context){
                 var valid28 = true;
               }
               if(valid28){
-                if(data.description !== undefined){
+                const prop202 = data.description;
+                if(prop202 !== undefined){
                   const _errs128 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop202 !== "string"){
                     const err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err80];
@@ -5612,8 +5815,9 @@ function validate98(data, context){
                   var valid28 = true;
                 }
                 if(valid28){
-                  if(data.items !== undefined){
-                    let data51 = data.items;
+                  const prop203 = data.items;
+                  if(prop203 !== undefined){
+                    let data51 = prop203;
                     const _errs130 = errors;
                     if(errors === _errs130){
                       if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
@@ -5629,8 +5833,9 @@ function validate98(data, context){
                           errors++;
                         }
                         else {
-                          if(data51.anyOf !== undefined){
-                            let data52 = data51.anyOf;
+                          const prop204 = data51.anyOf;
+                          if(prop204 !== undefined){
+                            let data52 = prop204;
                             const _errs132 = errors;
                             if(errors === _errs132){
                               if(Array.isArray(data52)){
@@ -5653,9 +5858,10 @@ function validate98(data, context){
                                         errors++;
                                       }
                                       else {
-                                        if(data53.const !== undefined){
+                                        const prop205 = data53.const;
+                                        if(prop205 !== undefined){
                                           const _errs136 = errors;
-                                          if(typeof data53.const !== "string"){
+                                          if(typeof prop205 !== "string"){
                                             const err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err83];
@@ -5671,9 +5877,10 @@ function validate98(data, context){
                                           var valid32 = true;
                                         }
                                         if(valid32){
-                                          if(data53.title !== undefined){
+                                          const prop206 = data53.title;
+                                          if(prop206 !== undefined){
                                             const _errs138 = errors;
-                                            if(typeof data53.title !== "string"){
+                                            if(typeof prop206 !== "string"){
                                               const err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                               if(vErrors === null){
                                                 vErrors = [err84];
@@ -5739,8 +5946,9 @@ function validate98(data, context){
                     var valid28 = true;
                   }
                   if(valid28){
-                    if(data.maxItems !== undefined){
-                      let data56 = data.maxItems;
+                    const prop207 = data.maxItems;
+                    if(prop207 !== undefined){
+                      let data56 = prop207;
                       const _errs140 = errors;
                       if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
                         const err88 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -5758,8 +5966,9 @@ function validate98(data, context){
                       var valid28 = true;
                     }
                     if(valid28){
-                      if(data.minItems !== undefined){
-                        let data57 = data.minItems;
+                      const prop208 = data.minItems;
+                      if(prop208 !== undefined){
+                        let data57 = prop208;
                         const _errs142 = errors;
                         if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
                           const err89 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -5777,9 +5986,10 @@ function validate98(data, context){
                         var valid28 = true;
                       }
                       if(valid28){
-                        if(data.title !== undefined){
+                        const prop209 = data.title;
+                        if(prop209 !== undefined){
                           const _errs144 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop209 !== "string"){
                             const err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err90];
@@ -5795,8 +6005,9 @@ function validate98(data, context){
                           var valid28 = true;
                         }
                         if(valid28){
-                          if(data.type !== undefined){
-                            let data59 = data.type;
+                          const prop210 = data.type;
+                          if(prop210 !== undefined){
+                            let data59 = prop210;
                             const _errs146 = errors;
                             if(typeof data59 !== "string"){
                               const err91 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5861,9 +6072,10 @@ function validate98(data, context){
                 errors++;
               }
               else {
-                if(data.default !== undefined){
+                const prop211 = data.default;
+                if(prop211 !== undefined){
                   const _errs151 = errors;
-                  if(typeof data.default !== "string"){
+                  if(typeof prop211 !== "string"){
                     const err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err95];
@@ -5879,9 +6091,10 @@ function validate98(data, context){
                   var valid34 = true;
                 }
                 if(valid34){
-                  if(data.description !== undefined){
+                  const prop212 = data.description;
+                  if(prop212 !== undefined){
                     const _errs153 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop212 !== "string"){
                       const err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err96];
@@ -5897,8 +6110,9 @@ function validate98(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.enum !== undefined){
-                      let data62 = data.enum;
+                    const prop213 = data.enum;
+                    if(prop213 !== undefined){
+                      let data62 = prop213;
                       const _errs155 = errors;
                       if(errors === _errs155){
                         if(Array.isArray(data62)){
@@ -5939,8 +6153,9 @@ function validate98(data, context){
                       var valid34 = true;
                     }
                     if(valid34){
-                      if(data.enumNames !== undefined){
-                        let data64 = data.enumNames;
+                      const prop214 = data.enumNames;
+                      if(prop214 !== undefined){
+                        let data64 = prop214;
                         const _errs159 = errors;
                         if(errors === _errs159){
                           if(Array.isArray(data64)){
@@ -5981,9 +6196,10 @@ function validate98(data, context){
                         var valid34 = true;
                       }
                       if(valid34){
-                        if(data.title !== undefined){
+                        const prop215 = data.title;
+                        if(prop215 !== undefined){
                           const _errs163 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop215 !== "string"){
                             const err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err101];
@@ -5999,8 +6215,9 @@ function validate98(data, context){
                           var valid34 = true;
                         }
                         if(valid34){
-                          if(data.type !== undefined){
-                            let data67 = data.type;
+                          const prop216 = data.type;
+                          if(prop216 !== undefined){
+                            let data67 = prop216;
                             const _errs165 = errors;
                             if(typeof data67 !== "string"){
                               const err102 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -6092,9 +6309,10 @@ function validate97(data, context){
         return false;
       }
       else {
-        if(data.message !== undefined){
+        const prop217 = data.message;
+        if(prop217 !== undefined){
           const _errs1 = errors;
-          if(typeof data.message !== "string"){
+          if(typeof prop217 !== "string"){
             validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6104,8 +6322,9 @@ function validate97(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
+          const prop218 = data.mode;
+          if(prop218 !== undefined){
+            let data1 = prop218;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate97.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -6121,8 +6340,9 @@ function validate97(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestedSchema !== undefined){
-              let data2 = data.requestedSchema;
+            const prop219 = data.requestedSchema;
+            if(prop219 !== undefined){
+              let data2 = prop219;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6132,9 +6352,10 @@ function validate97(data, context){
                     return false;
                   }
                   else {
-                    if(data2.$schema !== undefined){
+                    const prop220 = data2.$schema;
+                    if(prop220 !== undefined){
                       const _errs7 = errors;
-                      if(typeof data2.$schema !== "string"){
+                      if(typeof prop220 !== "string"){
                         validate97.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -6144,8 +6365,9 @@ function validate97(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data2.properties !== undefined){
-                        let data4 = data2.properties;
+                      const prop221 = data2.properties;
+                      if(prop221 !== undefined){
+                        let data4 = prop221;
                         const _errs9 = errors;
                         if(errors === _errs9){
                           if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -6172,8 +6394,9 @@ function validate97(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data2.required !== undefined){
-                          let data6 = data2.required;
+                        const prop222 = data2.required;
+                        if(prop222 !== undefined){
+                          let data6 = prop222;
                           const _errs13 = errors;
                           if(errors === _errs13){
                             if(Array.isArray(data6)){
@@ -6202,8 +6425,9 @@ function validate97(data, context){
                           var valid1 = true;
                         }
                         if(valid1){
-                          if(data2.type !== undefined){
-                            let data8 = data2.type;
+                          const prop223 = data2.type;
+                          if(prop223 !== undefined){
+                            let data8 = prop223;
                             const _errs17 = errors;
                             if(typeof data8 !== "string"){
                               validate97.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6278,9 +6502,10 @@ function validate96(data, context){
           errors++;
         }
         else {
-          if(data.message !== undefined){
+          const prop224 = data.message;
+          if(prop224 !== undefined){
             const _errs5 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop224 !== "string"){
               const err1 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams/properties/message/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err1];
@@ -6296,8 +6521,9 @@ function validate96(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.mode !== undefined){
-              let data1 = data.mode;
+            const prop225 = data.mode;
+            if(prop225 !== undefined){
+              let data1 = prop225;
               const _errs7 = errors;
               if(typeof data1 !== "string"){
                 const err2 = {instancePath:instancePath+"/mode",schemaPath:"ElicitRequestURLParams/properties/mode/type",keyword:"type",params:{type: "string"}};
@@ -6325,9 +6551,10 @@ function validate96(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.url !== undefined){
+              const prop226 = data.url;
+              if(prop226 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.url !== "string"){
+                if(typeof prop226 !== "string"){
                   const err4 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams/properties/url/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err4];
@@ -6401,8 +6628,9 @@ function validate95(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop227 = data.method;
+        if(prop227 !== undefined){
+          let data0 = prop227;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6418,9 +6646,10 @@ function validate95(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
+          const prop228 = data.params;
+          if(prop228 !== undefined){
             const _errs3 = errors;
-            if(!(validate96(data.params))){
+            if(!(validate96(prop228))){
               vErrors = vErrors === null ? rebaseErrors(validate96.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate96.errors, instancePath+"/params"));
               errors = vErrors.length;
             }
@@ -6597,9 +6826,10 @@ function validate75(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop229 = data._meta;
+        if(prop229 !== undefined){
           const _errs4 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop229))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -6609,9 +6839,10 @@ function validate75(data, context){
           var valid1 = true;
         }
         if(valid1){
-          if(data.inputRequests !== undefined){
+          const prop230 = data.inputRequests;
+          if(prop230 !== undefined){
             const _errs5 = errors;
-            if(!(validate77(data.inputRequests))){
+            if(!(validate77(prop230))){
               vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
               errors = vErrors.length;
             }
@@ -6621,9 +6852,10 @@ function validate75(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.requestState !== undefined){
+            const prop231 = data.requestState;
+            if(prop231 !== undefined){
               const _errs6 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop231 !== "string"){
                 validate75.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6633,8 +6865,9 @@ function validate75(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data.resultType !== undefined){
-                let data3 = data.resultType;
+              const prop232 = data.resultType;
+              if(prop232 !== undefined){
+                let data3 = prop232;
                 const _errs8 = errors;
                 if(typeof data3 !== "string"){
                   validate75.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -6683,9 +6916,10 @@ function validate110(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop233 = data._meta;
+        if(prop233 !== undefined){
           const _errs2 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop233))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -6695,9 +6929,10 @@ function validate110(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resultType !== undefined){
+          const prop234 = data.resultType;
+          if(prop234 !== undefined){
             const _errs3 = errors;
-            if(typeof data.resultType !== "string"){
+            if(typeof prop234 !== "string"){
               validate110.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6740,9 +6975,10 @@ function validate109(data, context){
           return false;
         }
         else {
-          if(data.taskId !== undefined){
+          const prop235 = data.taskId;
+          if(prop235 !== undefined){
             const _errs3 = errors;
-            if(typeof data.taskId !== "string"){
+            if(typeof prop235 !== "string"){
               validate109.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6752,8 +6988,9 @@ function validate109(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.status !== undefined){
-              let data1 = data.status;
+            const prop236 = data.status;
+            if(prop236 !== undefined){
+              let data1 = prop236;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid2 = false;
@@ -6909,9 +7146,10 @@ function validate109(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data.statusMessage !== undefined){
+              const prop237 = data.statusMessage;
+              if(prop237 !== undefined){
                 const _errs17 = errors;
-                if(typeof data.statusMessage !== "string"){
+                if(typeof prop237 !== "string"){
                   validate109.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -6921,9 +7159,10 @@ function validate109(data, context){
                 var valid1 = true;
               }
               if(valid1){
-                if(data.createdAt !== undefined){
+                const prop238 = data.createdAt;
+                if(prop238 !== undefined){
                   const _errs19 = errors;
-                  if(typeof data.createdAt !== "string"){
+                  if(typeof prop238 !== "string"){
                     validate109.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -6933,9 +7172,10 @@ function validate109(data, context){
                   var valid1 = true;
                 }
                 if(valid1){
-                  if(data.lastUpdatedAt !== undefined){
+                  const prop239 = data.lastUpdatedAt;
+                  if(prop239 !== undefined){
                     const _errs21 = errors;
-                    if(typeof data.lastUpdatedAt !== "string"){
+                    if(typeof prop239 !== "string"){
                       validate109.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -6945,8 +7185,9 @@ function validate109(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data.ttlMs !== undefined){
-                      let data5 = data.ttlMs;
+                    const prop240 = data.ttlMs;
+                    if(prop240 !== undefined){
+                      let data5 = prop240;
                       const _errs23 = errors;
                       if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                         validate109.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/properties/ttlMs/type",keyword:"type",params:{type: schema98.allOf[1].properties.ttlMs.type}}];
@@ -6972,8 +7213,9 @@ function validate109(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data.pollIntervalMs !== undefined){
-                        let data6 = data.pollIntervalMs;
+                      const prop241 = data.pollIntervalMs;
+                      if(prop241 !== undefined){
+                        let data6 = prop241;
                         const _errs25 = errors;
                         if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                           validate109.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -7022,8 +7264,9 @@ function validate109(data, context){
             return false;
           }
           else {
-            if(data.resultType !== undefined){
-              let data7 = data.resultType;
+            const prop242 = data.resultType;
+            if(prop242 !== undefined){
+              let data7 = prop242;
               if(typeof data7 !== "string"){
                 validate109.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
@@ -7061,8 +7304,9 @@ function validate74(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop243 = data.id;
+        if(prop243 !== undefined){
+          let data0 = prop243;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7074,8 +7318,9 @@ function validate74(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop244 = data.jsonrpc;
+          if(prop244 !== undefined){
+            let data1 = prop244;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate74.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7091,8 +7336,9 @@ function validate74(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop245 = data.result;
+            if(prop245 !== undefined){
+              let data2 = prop245;
               const _errs6 = errors;
               const _errs7 = errors;
               let valid2 = false;
@@ -7231,8 +7477,9 @@ function validate116(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
-        let data0 = data["io.modelcontextprotocol/subscriptionId"];
+      const prop246 = data["io.modelcontextprotocol/subscriptionId"];
+      if(prop246 !== undefined){
+        let data0 = prop246;
         if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
           validate116.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
           return false;
@@ -7262,9 +7509,10 @@ function validate115(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop247 = data._meta;
+        if(prop247 !== undefined){
           const _errs1 = errors;
-          if(!(validate116(data._meta))){
+          if(!(validate116(prop247))){
             vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7274,9 +7522,10 @@ function validate115(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.reason !== undefined){
+          const prop248 = data.reason;
+          if(prop248 !== undefined){
             const _errs2 = errors;
-            if(typeof data.reason !== "string"){
+            if(typeof prop248 !== "string"){
               validate115.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7286,8 +7535,9 @@ function validate115(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestId !== undefined){
-              let data2 = data.requestId;
+            const prop249 = data.requestId;
+            if(prop249 !== undefined){
+              let data2 = prop249;
               const _errs4 = errors;
               if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
                 validate115.errors = [{instancePath:instancePath+"/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7325,8 +7575,9 @@ function validate114(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop250 = data.jsonrpc;
+        if(prop250 !== undefined){
+          let data0 = prop250;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate114.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7342,8 +7593,9 @@ function validate114(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop251 = data.method;
+          if(prop251 !== undefined){
+            let data1 = prop251;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7359,9 +7611,10 @@ function validate114(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop252 = data.params;
+            if(prop252 !== undefined){
               const _errs5 = errors;
-              if(!(validate115(data.params))){
+              if(!(validate115(prop252))){
                 vErrors = vErrors === null ? rebaseErrors(validate115.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate115.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -7409,8 +7662,9 @@ function validate119(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop253 = data.jsonrpc;
+        if(prop253 !== undefined){
+          let data0 = prop253;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate119.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7426,8 +7680,9 @@ function validate119(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop254 = data.method;
+          if(prop254 !== undefined){
+            let data1 = prop254;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate119.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7443,9 +7698,10 @@ function validate119(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop255 = data.params;
+            if(prop255 !== undefined){
               const _errs5 = errors;
-              if(!(validate115(data.params))){
+              if(!(validate115(prop255))){
                 vErrors = vErrors === null ? rebaseErrors(validate115.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate115.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -7493,8 +7749,9 @@ function validate123(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          if(!(validate23(data._meta))){
+        const prop256 = data._meta;
+        if(prop256 !== undefined){
+          if(!(validate23(prop256))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7524,8 +7781,9 @@ function validate122(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop257 = data.id;
+        if(prop257 !== undefined){
+          let data0 = prop257;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate122.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7537,8 +7795,9 @@ function validate122(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop258 = data.jsonrpc;
+          if(prop258 !== undefined){
+            let data1 = prop258;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate122.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7554,8 +7813,9 @@ function validate122(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop259 = data.method;
+            if(prop259 !== undefined){
+              let data2 = prop259;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate122.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7571,9 +7831,10 @@ function validate122(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop260 = data.params;
+              if(prop260 !== undefined){
                 const _errs8 = errors;
-                if(!(validate123(data.params))){
+                if(!(validate123(prop260))){
                   vErrors = vErrors === null ? rebaseErrors(validate123.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate123.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7616,9 +7877,10 @@ function validate127(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop261 = data._meta;
+        if(prop261 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop261))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7628,9 +7890,10 @@ function validate127(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cursor !== undefined){
+          const prop262 = data.cursor;
+          if(prop262 !== undefined){
             const _errs2 = errors;
-            if(typeof data.cursor !== "string"){
+            if(typeof prop262 !== "string"){
               validate127.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7665,8 +7928,9 @@ function validate126(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop263 = data.id;
+        if(prop263 !== undefined){
+          let data0 = prop263;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate126.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7678,8 +7942,9 @@ function validate126(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop264 = data.jsonrpc;
+          if(prop264 !== undefined){
+            let data1 = prop264;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate126.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7695,8 +7960,9 @@ function validate126(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop265 = data.method;
+            if(prop265 !== undefined){
+              let data2 = prop265;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate126.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7712,9 +7978,10 @@ function validate126(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop266 = data.params;
+              if(prop266 !== undefined){
                 const _errs8 = errors;
-                if(!(validate127(data.params))){
+                if(!(validate127(prop266))){
                   vErrors = vErrors === null ? rebaseErrors(validate127.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate127.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7754,8 +8021,9 @@ function validate130(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop267 = data.id;
+        if(prop267 !== undefined){
+          let data0 = prop267;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate130.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7767,8 +8035,9 @@ function validate130(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop268 = data.jsonrpc;
+          if(prop268 !== undefined){
+            let data1 = prop268;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate130.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7784,8 +8053,9 @@ function validate130(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop269 = data.method;
+            if(prop269 !== undefined){
+              let data2 = prop269;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate130.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7801,9 +8071,10 @@ function validate130(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop270 = data.params;
+              if(prop270 !== undefined){
                 const _errs8 = errors;
-                if(!(validate127(data.params))){
+                if(!(validate127(prop270))){
                   vErrors = vErrors === null ? rebaseErrors(validate127.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate127.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7846,9 +8117,10 @@ function validate133(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop271 = data._meta;
+        if(prop271 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop271))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7858,9 +8130,10 @@ function validate133(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.inputResponses !== undefined){
+          const prop272 = data.inputResponses;
+          if(prop272 !== undefined){
             const _errs2 = errors;
-            if(!(validate28(data.inputResponses))){
+            if(!(validate28(prop272))){
               vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
               errors = vErrors.length;
             }
@@ -7870,9 +8143,10 @@ function validate133(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestState !== undefined){
+            const prop273 = data.requestState;
+            if(prop273 !== undefined){
               const _errs3 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop273 !== "string"){
                 validate133.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7882,9 +8156,10 @@ function validate133(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop274 = data.uri;
+              if(prop274 !== undefined){
                 const _errs5 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop274 !== "string"){
                   validate133.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7921,8 +8196,9 @@ function validate132(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop275 = data.id;
+        if(prop275 !== undefined){
+          let data0 = prop275;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate132.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7934,8 +8210,9 @@ function validate132(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop276 = data.jsonrpc;
+          if(prop276 !== undefined){
+            let data1 = prop276;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate132.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7951,8 +8228,9 @@ function validate132(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop277 = data.method;
+            if(prop277 !== undefined){
+              let data2 = prop277;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate132.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7968,9 +8246,10 @@ function validate132(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop278 = data.params;
+              if(prop278 !== undefined){
                 const _errs8 = errors;
-                if(!(validate133(data.params))){
+                if(!(validate133(prop278))){
                   vErrors = vErrors === null ? rebaseErrors(validate133.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate133.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8016,9 +8295,10 @@ function validate138(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop279 = data._meta;
+        if(prop279 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop279))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8028,15 +8308,17 @@ function validate138(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.notifications !== undefined){
-            let data1 = data.notifications;
+          const prop280 = data.notifications;
+          if(prop280 !== undefined){
+            let data1 = prop280;
             const _errs2 = errors;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.promptsListChanged !== undefined){
+                const prop281 = data1.promptsListChanged;
+                if(prop281 !== undefined){
                   const _errs5 = errors;
-                  if(typeof data1.promptsListChanged !== "boolean"){
+                  if(typeof prop281 !== "boolean"){
                     validate138.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -8046,8 +8328,9 @@ function validate138(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.resourceSubscriptions !== undefined){
-                    let data3 = data1.resourceSubscriptions;
+                  const prop282 = data1.resourceSubscriptions;
+                  if(prop282 !== undefined){
+                    let data3 = prop282;
                     const _errs7 = errors;
                     if(errors === _errs7){
                       if(Array.isArray(data3)){
@@ -8076,9 +8359,10 @@ function validate138(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.resourcesListChanged !== undefined){
+                    const prop283 = data1.resourcesListChanged;
+                    if(prop283 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.resourcesListChanged !== "boolean"){
+                      if(typeof prop283 !== "boolean"){
                         validate138.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -8088,9 +8372,10 @@ function validate138(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.toolsListChanged !== undefined){
+                      const prop284 = data1.toolsListChanged;
+                      if(prop284 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.toolsListChanged !== "boolean"){
+                        if(typeof prop284 !== "boolean"){
                           validate138.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -8100,8 +8385,9 @@ function validate138(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.taskIds !== undefined){
-                          let data7 = data1.taskIds;
+                        const prop285 = data1.taskIds;
+                        if(prop285 !== undefined){
+                          let data7 = prop285;
                           const _errs15 = errors;
                           if(errors === _errs15){
                             if(Array.isArray(data7)){
@@ -8170,8 +8456,9 @@ function validate137(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop286 = data.id;
+        if(prop286 !== undefined){
+          let data0 = prop286;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate137.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8183,8 +8470,9 @@ function validate137(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop287 = data.jsonrpc;
+          if(prop287 !== undefined){
+            let data1 = prop287;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate137.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8200,8 +8488,9 @@ function validate137(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop288 = data.method;
+            if(prop288 !== undefined){
+              let data2 = prop288;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate137.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8217,9 +8506,10 @@ function validate137(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop289 = data.params;
+              if(prop289 !== undefined){
                 const _errs8 = errors;
-                if(!(validate138(data.params))){
+                if(!(validate138(prop289))){
                   vErrors = vErrors === null ? rebaseErrors(validate138.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate138.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8259,8 +8549,9 @@ function validate141(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop290 = data.id;
+        if(prop290 !== undefined){
+          let data0 = prop290;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate141.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8272,8 +8563,9 @@ function validate141(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop291 = data.jsonrpc;
+          if(prop291 !== undefined){
+            let data1 = prop291;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate141.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8289,8 +8581,9 @@ function validate141(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop292 = data.method;
+            if(prop292 !== undefined){
+              let data2 = prop292;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate141.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8306,9 +8599,10 @@ function validate141(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop293 = data.params;
+              if(prop293 !== undefined){
                 const _errs8 = errors;
-                if(!(validate127(data.params))){
+                if(!(validate127(prop293))){
                   vErrors = vErrors === null ? rebaseErrors(validate127.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate127.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8351,9 +8645,10 @@ function validate144(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop294 = data._meta;
+        if(prop294 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop294))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8363,8 +8658,9 @@ function validate144(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop295 = data.arguments;
+          if(prop295 !== undefined){
+            let data1 = prop295;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8391,9 +8687,10 @@ function validate144(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.inputResponses !== undefined){
+            const prop296 = data.inputResponses;
+            if(prop296 !== undefined){
               const _errs7 = errors;
-              if(!(validate28(data.inputResponses))){
+              if(!(validate28(prop296))){
                 vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
                 errors = vErrors.length;
               }
@@ -8403,9 +8700,10 @@ function validate144(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop297 = data.name;
+              if(prop297 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop297 !== "string"){
                   validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -8415,9 +8713,10 @@ function validate144(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.requestState !== undefined){
+                const prop298 = data.requestState;
+                if(prop298 !== undefined){
                   const _errs10 = errors;
-                  if(typeof data.requestState !== "string"){
+                  if(typeof prop298 !== "string"){
                     validate144.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -8455,8 +8754,9 @@ function validate143(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop299 = data.id;
+        if(prop299 !== undefined){
+          let data0 = prop299;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate143.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8468,8 +8768,9 @@ function validate143(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop300 = data.jsonrpc;
+          if(prop300 !== undefined){
+            let data1 = prop300;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate143.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8485,8 +8786,9 @@ function validate143(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop301 = data.method;
+            if(prop301 !== undefined){
+              let data2 = prop301;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate143.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8502,9 +8804,10 @@ function validate143(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop302 = data.params;
+              if(prop302 !== undefined){
                 const _errs8 = errors;
-                if(!(validate144(data.params))){
+                if(!(validate144(prop302))){
                   vErrors = vErrors === null ? rebaseErrors(validate144.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate144.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8544,8 +8847,9 @@ function validate148(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop303 = data.id;
+        if(prop303 !== undefined){
+          let data0 = prop303;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate148.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8557,8 +8861,9 @@ function validate148(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop304 = data.jsonrpc;
+          if(prop304 !== undefined){
+            let data1 = prop304;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate148.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8574,8 +8879,9 @@ function validate148(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop305 = data.method;
+            if(prop305 !== undefined){
+              let data2 = prop305;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate148.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8591,9 +8897,10 @@ function validate148(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop306 = data.params;
+              if(prop306 !== undefined){
                 const _errs8 = errors;
-                if(!(validate127(data.params))){
+                if(!(validate127(prop306))){
                   vErrors = vErrors === null ? rebaseErrors(validate127.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate127.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8642,9 +8949,10 @@ function validate151(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop307 = data._meta;
+        if(prop307 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop307))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8654,8 +8962,9 @@ function validate151(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.argument !== undefined){
-            let data1 = data.argument;
+          const prop308 = data.argument;
+          if(prop308 !== undefined){
+            let data1 = prop308;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8665,9 +8974,10 @@ function validate151(data, context){
                   return false;
                 }
                 else {
-                  if(data1.name !== undefined){
+                  const prop309 = data1.name;
+                  if(prop309 !== undefined){
                     const _errs4 = errors;
-                    if(typeof data1.name !== "string"){
+                    if(typeof prop309 !== "string"){
                       validate151.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -8677,9 +8987,10 @@ function validate151(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.value !== undefined){
+                    const prop310 = data1.value;
+                    if(prop310 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data1.value !== "string"){
+                      if(typeof prop310 !== "string"){
                         validate151.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -8702,13 +9013,15 @@ function validate151(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.context !== undefined){
-              let data4 = data.context;
+            const prop311 = data.context;
+            if(prop311 !== undefined){
+              let data4 = prop311;
               const _errs8 = errors;
               if(errors === _errs8){
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.arguments !== undefined){
-                    let data5 = data4.arguments;
+                  const prop312 = data4.arguments;
+                  if(prop312 !== undefined){
+                    let data5 = prop312;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -8742,8 +9055,9 @@ function validate151(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.ref !== undefined){
-                let data7 = data.ref;
+              const prop313 = data.ref;
+              if(prop313 !== undefined){
+                let data7 = prop313;
                 const _errs15 = errors;
                 if(errors === _errs15){
                   if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -8765,9 +9079,10 @@ function validate151(data, context){
                                 return false;
                               }
                               else {
-                                if(data7.name !== undefined){
+                                const prop314 = data7.name;
+                                if(prop314 !== undefined){
                                   const _errs21 = errors;
-                                  if(typeof data7.name !== "string"){
+                                  if(typeof prop314 !== "string"){
                                     validate151.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -8777,9 +9092,10 @@ function validate151(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data7.title !== undefined){
+                                  const prop315 = data7.title;
+                                  if(prop315 !== undefined){
                                     const _errs23 = errors;
-                                    if(typeof data7.title !== "string"){
+                                    if(typeof prop315 !== "string"){
                                       validate151.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -8789,8 +9105,9 @@ function validate151(data, context){
                                     var valid7 = true;
                                   }
                                   if(valid7){
-                                    if(data7.type !== undefined){
-                                      let data10 = data7.type;
+                                    const prop316 = data7.type;
+                                    if(prop316 !== undefined){
+                                      let data10 = prop316;
                                       const _errs25 = errors;
                                       if(typeof data10 !== "string"){
                                         validate151.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8825,8 +9142,9 @@ function validate151(data, context){
                                 return false;
                               }
                               else {
-                                if(data7.type !== undefined){
-                                  let data11 = data7.type;
+                                const prop317 = data7.type;
+                                if(prop317 !== undefined){
+                                  let data11 = prop317;
                                   const _errs30 = errors;
                                   if(typeof data11 !== "string"){
                                     validate151.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8842,9 +9160,10 @@ function validate151(data, context){
                                   var valid10 = true;
                                 }
                                 if(valid10){
-                                  if(data7.uri !== undefined){
+                                  const prop318 = data7.uri;
+                                  if(prop318 !== undefined){
                                     const _errs32 = errors;
-                                    if(typeof data7.uri !== "string"){
+                                    if(typeof prop318 !== "string"){
                                       validate151.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -8911,8 +9230,9 @@ function validate150(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop319 = data.id;
+        if(prop319 !== undefined){
+          let data0 = prop319;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate150.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8924,8 +9244,9 @@ function validate150(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop320 = data.jsonrpc;
+          if(prop320 !== undefined){
+            let data1 = prop320;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate150.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8941,8 +9262,9 @@ function validate150(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop321 = data.method;
+            if(prop321 !== undefined){
+              let data2 = prop321;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8958,9 +9280,10 @@ function validate150(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop322 = data.params;
+              if(prop322 !== undefined){
                 const _errs8 = errors;
-                if(!(validate151(data.params))){
+                if(!(validate151(prop322))){
                   vErrors = vErrors === null ? rebaseErrors(validate151.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate151.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -9125,9 +9448,10 @@ function validate166(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop323 = data._meta;
+        if(prop323 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop323))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -9137,8 +9461,9 @@ function validate166(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop324 = data.completion;
+          if(prop324 !== undefined){
+            let data1 = prop324;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9148,9 +9473,10 @@ function validate166(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop325 = data1.hasMore;
+                  if(prop325 !== undefined){
                     const _errs4 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop325 !== "boolean"){
                       validate166.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -9160,8 +9486,9 @@ function validate166(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop326 = data1.total;
+                    if(prop326 !== undefined){
+                      let data3 = prop326;
                       const _errs6 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate166.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -9173,8 +9500,9 @@ function validate166(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop327 = data1.values;
+                      if(prop327 !== undefined){
+                        let data4 = prop327;
                         const _errs8 = errors;
                         if(errors === _errs8){
                           if(Array.isArray(data4)){
@@ -9223,8 +9551,9 @@ function validate166(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
-              let data6 = data.resultType;
+            const prop328 = data.resultType;
+            if(prop328 !== undefined){
+              let data6 = prop328;
               const _errs12 = errors;
               if(typeof data6 !== "string"){
                 validate166.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -9272,8 +9601,9 @@ function validate168(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop329 = data.id;
+        if(prop329 !== undefined){
+          let data0 = prop329;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate168.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -9285,8 +9615,9 @@ function validate168(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop330 = data.jsonrpc;
+          if(prop330 !== undefined){
+            let data1 = prop330;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate168.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -9302,9 +9633,10 @@ function validate168(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop331 = data.result;
+            if(prop331 !== undefined){
               const _errs6 = errors;
-              if(!(validate166(data.result))){
+              if(!(validate166(prop331))){
                 vErrors = vErrors === null ? rebaseErrors(validate166.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate166.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -9378,8 +9710,9 @@ function validate173(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
+      const prop332 = data.completions;
+      if(prop332 !== undefined){
+        let data0 = prop332;
         const _errs1 = errors;
         const _errs2 = errors;
         if(errors === _errs2){
@@ -9407,8 +9740,9 @@ function validate173(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data2 = data.experimental;
+        const prop333 = data.experimental;
+        if(prop333 !== undefined){
+          let data2 = prop333;
           const _errs6 = errors;
           if(errors === _errs6){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -9452,8 +9786,9 @@ function validate173(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.extensions !== undefined){
-            let data5 = data.extensions;
+          const prop334 = data.extensions;
+          if(prop334 !== undefined){
+            let data5 = prop334;
             const _errs14 = errors;
             if(errors === _errs14){
               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -9489,8 +9824,9 @@ function validate173(data, context){
                   }
                 }
                 if(_errs16 === errors){
-                  if(data5["io.modelcontextprotocol/tasks"] !== undefined){
-                    let data8 = data5["io.modelcontextprotocol/tasks"];
+                  const prop335 = data5["io.modelcontextprotocol/tasks"];
+                  if(prop335 !== undefined){
+                    let data8 = prop335;
                     const _errs23 = errors;
                     if(errors === _errs23){
                       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -9552,8 +9888,9 @@ function validate173(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.logging !== undefined){
-              let data10 = data.logging;
+            const prop336 = data.logging;
+            if(prop336 !== undefined){
+              let data10 = prop336;
               const _errs30 = errors;
               const _errs31 = errors;
               if(errors === _errs31){
@@ -9581,13 +9918,15 @@ function validate173(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.prompts !== undefined){
-                let data12 = data.prompts;
+              const prop337 = data.prompts;
+              if(prop337 !== undefined){
+                let data12 = prop337;
                 const _errs35 = errors;
                 if(errors === _errs35){
                   if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-                    if(data12.listChanged !== undefined){
-                      if(typeof data12.listChanged !== "boolean"){
+                    const prop338 = data12.listChanged;
+                    if(prop338 !== undefined){
+                      if(typeof prop338 !== "boolean"){
                         validate173.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -9604,14 +9943,16 @@ function validate173(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resources !== undefined){
-                  let data14 = data.resources;
+                const prop339 = data.resources;
+                if(prop339 !== undefined){
+                  let data14 = prop339;
                   const _errs39 = errors;
                   if(errors === _errs39){
                     if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                      if(data14.listChanged !== undefined){
+                      const prop340 = data14.listChanged;
+                      if(prop340 !== undefined){
                         const _errs41 = errors;
-                        if(typeof data14.listChanged !== "boolean"){
+                        if(typeof prop340 !== "boolean"){
                           validate173.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -9621,9 +9962,10 @@ function validate173(data, context){
                         var valid16 = true;
                       }
                       if(valid16){
-                        if(data14.subscribe !== undefined){
+                        const prop341 = data14.subscribe;
+                        if(prop341 !== undefined){
                           const _errs43 = errors;
-                          if(typeof data14.subscribe !== "boolean"){
+                          if(typeof prop341 !== "boolean"){
                             validate173.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
@@ -9645,13 +9987,15 @@ function validate173(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.tools !== undefined){
-                    let data17 = data.tools;
+                  const prop342 = data.tools;
+                  if(prop342 !== undefined){
+                    let data17 = prop342;
                     const _errs45 = errors;
                     if(errors === _errs45){
                       if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-                        if(data17.listChanged !== undefined){
-                          if(typeof data17.listChanged !== "boolean"){
+                        const prop343 = data17.listChanged;
+                        if(prop343 !== undefined){
+                          if(typeof prop343 !== "boolean"){
                             validate173.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
@@ -9697,9 +10041,10 @@ function validate171(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop344 = data._meta;
+        if(prop344 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop344))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -9709,8 +10054,9 @@ function validate171(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop345 = data.cacheScope;
+          if(prop345 !== undefined){
+            let data1 = prop345;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate171.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -9726,9 +10072,10 @@ function validate171(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.capabilities !== undefined){
+            const prop346 = data.capabilities;
+            if(prop346 !== undefined){
               const _errs4 = errors;
-              if(!(validate173(data.capabilities))){
+              if(!(validate173(prop346))){
                 vErrors = vErrors === null ? rebaseErrors(validate173.errors, instancePath+"/capabilities") : vErrors.concat(rebaseErrors(validate173.errors, instancePath+"/capabilities"));
                 errors = vErrors.length;
               }
@@ -9738,9 +10085,10 @@ function validate171(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.instructions !== undefined){
+              const prop347 = data.instructions;
+              if(prop347 !== undefined){
                 const _errs5 = errors;
-                if(typeof data.instructions !== "string"){
+                if(typeof prop347 !== "string"){
                   validate171.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -9750,8 +10098,9 @@ function validate171(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data4 = data.resultType;
+                const prop348 = data.resultType;
+                if(prop348 !== undefined){
+                  let data4 = prop348;
                   const _errs7 = errors;
                   if(typeof data4 !== "string"){
                     validate171.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -9767,8 +10116,9 @@ function validate171(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.supportedVersions !== undefined){
-                    let data5 = data.supportedVersions;
+                  const prop349 = data.supportedVersions;
+                  if(prop349 !== undefined){
+                    let data5 = prop349;
                     const _errs9 = errors;
                     if(errors === _errs9){
                       if(Array.isArray(data5)){
@@ -9797,8 +10147,9 @@ function validate171(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.ttlMs !== undefined){
-                      let data7 = data.ttlMs;
+                    const prop350 = data.ttlMs;
+                    if(prop350 !== undefined){
+                      let data7 = prop350;
                       const _errs13 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                         validate171.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -9854,8 +10205,9 @@ function validate175(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop351 = data.id;
+        if(prop351 !== undefined){
+          let data0 = prop351;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate175.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -9867,8 +10219,9 @@ function validate175(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop352 = data.jsonrpc;
+          if(prop352 !== undefined){
+            let data1 = prop352;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate175.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -9884,9 +10237,10 @@ function validate175(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop353 = data.result;
+            if(prop353 !== undefined){
               const _errs6 = errors;
-              if(!(validate171(data.result))){
+              if(!(validate171(prop353))){
                 vErrors = vErrors === null ? rebaseErrors(validate171.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate171.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -9934,9 +10288,10 @@ function validate177(data, context){
         return false;
       }
       else {
-        if(data.message !== undefined){
+        const prop354 = data.message;
+        if(prop354 !== undefined){
           const _errs1 = errors;
-          if(typeof data.message !== "string"){
+          if(typeof prop354 !== "string"){
             validate177.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9946,8 +10301,9 @@ function validate177(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
+          const prop355 = data.mode;
+          if(prop355 !== undefined){
+            let data1 = prop355;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate177.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -9963,9 +10319,10 @@ function validate177(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.url !== undefined){
+            const prop356 = data.url;
+            if(prop356 !== undefined){
               const _errs5 = errors;
-              if(typeof data.url !== "string"){
+              if(typeof prop356 !== "string"){
                 validate177.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -10004,8 +10361,9 @@ function validate178(data, context){
         return false;
       }
       else {
-        if(data.action !== undefined){
-          let data0 = data.action;
+        const prop357 = data.action;
+        if(prop357 !== undefined){
+          let data0 = prop357;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate178.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
@@ -10021,8 +10379,9 @@ function validate178(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop358 = data.content;
+          if(prop358 !== undefined){
+            let data1 = prop358;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -10148,9 +10507,10 @@ function validate181(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop359 = data.default;
+                  if(prop359 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop359 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -10166,9 +10526,10 @@ function validate181(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop360 = data.description;
+                    if(prop360 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop360 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -10184,8 +10545,9 @@ function validate181(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.enum !== undefined){
-                        let data2 = data.enum;
+                      const prop361 = data.enum;
+                      if(prop361 !== undefined){
+                        let data2 = prop361;
                         const _errs11 = errors;
                         if(errors === _errs11){
                           if(Array.isArray(data2)){
@@ -10226,9 +10588,10 @@ function validate181(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.title !== undefined){
+                        const prop362 = data.title;
+                        if(prop362 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop362 !== "string"){
                             const err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err6];
@@ -10244,8 +10607,9 @@ function validate181(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.type !== undefined){
-                            let data5 = data.type;
+                          const prop363 = data.type;
+                          if(prop363 !== undefined){
+                            let data5 = prop363;
                             const _errs17 = errors;
                             if(typeof data5 !== "string"){
                               const err7 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10306,8 +10670,9 @@ function validate181(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data6 = data.default;
+                  const prop364 = data.default;
+                  if(prop364 !== undefined){
+                    let data6 = prop364;
                     const _errs22 = errors;
                     if(errors === _errs22){
                       if(Array.isArray(data6)){
@@ -10348,9 +10713,10 @@ function validate181(data, context){
                     var valid8 = true;
                   }
                   if(valid8){
-                    if(data.description !== undefined){
+                    const prop365 = data.description;
+                    if(prop365 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop365 !== "string"){
                         const err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err13];
@@ -10366,8 +10732,9 @@ function validate181(data, context){
                       var valid8 = true;
                     }
                     if(valid8){
-                      if(data.items !== undefined){
-                        let data9 = data.items;
+                      const prop366 = data.items;
+                      if(prop366 !== undefined){
+                        let data9 = prop366;
                         const _errs28 = errors;
                         if(errors === _errs28){
                           if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
@@ -10383,8 +10750,9 @@ function validate181(data, context){
                               errors++;
                             }
                             else {
-                              if(data9.enum !== undefined){
-                                let data10 = data9.enum;
+                              const prop367 = data9.enum;
+                              if(prop367 !== undefined){
+                                let data10 = prop367;
                                 const _errs30 = errors;
                                 if(errors === _errs30){
                                   if(Array.isArray(data10)){
@@ -10425,8 +10793,9 @@ function validate181(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data9.type !== undefined){
-                                  let data12 = data9.type;
+                                const prop368 = data9.type;
+                                if(prop368 !== undefined){
+                                  let data12 = prop368;
                                   const _errs34 = errors;
                                   if(typeof data12 !== "string"){
                                     const err17 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10473,8 +10842,9 @@ function validate181(data, context){
                         var valid8 = true;
                       }
                       if(valid8){
-                        if(data.maxItems !== undefined){
-                          let data13 = data.maxItems;
+                        const prop369 = data.maxItems;
+                        if(prop369 !== undefined){
+                          let data13 = prop369;
                           const _errs36 = errors;
                           if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                             const err20 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -10492,8 +10862,9 @@ function validate181(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data.minItems !== undefined){
-                            let data14 = data.minItems;
+                          const prop370 = data.minItems;
+                          if(prop370 !== undefined){
+                            let data14 = prop370;
                             const _errs38 = errors;
                             if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
                               const err21 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -10511,9 +10882,10 @@ function validate181(data, context){
                             var valid8 = true;
                           }
                           if(valid8){
-                            if(data.title !== undefined){
+                            const prop371 = data.title;
+                            if(prop371 !== undefined){
                               const _errs40 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop371 !== "string"){
                                 const err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err22];
@@ -10529,8 +10901,9 @@ function validate181(data, context){
                               var valid8 = true;
                             }
                             if(valid8){
-                              if(data.type !== undefined){
-                                let data16 = data.type;
+                              const prop372 = data.type;
+                              if(prop372 !== undefined){
+                                let data16 = prop372;
                                 const _errs42 = errors;
                                 if(typeof data16 !== "string"){
                                   const err23 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10630,9 +11003,10 @@ function validate181(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop373 = data.default;
+          if(prop373 !== undefined){
             const _errs47 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop373 !== "string"){
               const err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err30];
@@ -10648,9 +11022,10 @@ function validate181(data, context){
             var valid13 = true;
           }
           if(valid13){
-            if(data.description !== undefined){
+            const prop374 = data.description;
+            if(prop374 !== undefined){
               const _errs49 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop374 !== "string"){
                 const err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err31];
@@ -10666,8 +11041,9 @@ function validate181(data, context){
               var valid13 = true;
             }
             if(valid13){
-              if(data.oneOf !== undefined){
-                let data19 = data.oneOf;
+              const prop375 = data.oneOf;
+              if(prop375 !== undefined){
+                let data19 = prop375;
                 const _errs51 = errors;
                 if(errors === _errs51){
                   if(Array.isArray(data19)){
@@ -10690,9 +11066,10 @@ function validate181(data, context){
                             errors++;
                           }
                           else {
-                            if(data20.const !== undefined){
+                            const prop376 = data20.const;
+                            if(prop376 !== undefined){
                               const _errs55 = errors;
-                              if(typeof data20.const !== "string"){
+                              if(typeof prop376 !== "string"){
                                 const err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err33];
@@ -10708,9 +11085,10 @@ function validate181(data, context){
                               var valid15 = true;
                             }
                             if(valid15){
-                              if(data20.title !== undefined){
+                              const prop377 = data20.title;
+                              if(prop377 !== undefined){
                                 const _errs57 = errors;
-                                if(typeof data20.title !== "string"){
+                                if(typeof prop377 !== "string"){
                                   const err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err34];
@@ -10762,9 +11140,10 @@ function validate181(data, context){
                 var valid13 = true;
               }
               if(valid13){
-                if(data.title !== undefined){
+                const prop378 = data.title;
+                if(prop378 !== undefined){
                   const _errs59 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop378 !== "string"){
                     const err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err37];
@@ -10780,8 +11159,9 @@ function validate181(data, context){
                   var valid13 = true;
                 }
                 if(valid13){
-                  if(data.type !== undefined){
-                    let data24 = data.type;
+                  const prop379 = data.type;
+                  if(prop379 !== undefined){
+                    let data24 = prop379;
                     const _errs61 = errors;
                     if(typeof data24 !== "string"){
                       const err38 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10844,8 +11224,9 @@ function validate181(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
-              let data25 = data.default;
+            const prop380 = data.default;
+            if(prop380 !== undefined){
+              let data25 = prop380;
               const _errs66 = errors;
               if(errors === _errs66){
                 if(Array.isArray(data25)){
@@ -10886,9 +11267,10 @@ function validate181(data, context){
               var valid17 = true;
             }
             if(valid17){
-              if(data.description !== undefined){
+              const prop381 = data.description;
+              if(prop381 !== undefined){
                 const _errs70 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop381 !== "string"){
                   const err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err44];
@@ -10904,8 +11286,9 @@ function validate181(data, context){
                 var valid17 = true;
               }
               if(valid17){
-                if(data.items !== undefined){
-                  let data28 = data.items;
+                const prop382 = data.items;
+                if(prop382 !== undefined){
+                  let data28 = prop382;
                   const _errs72 = errors;
                   if(errors === _errs72){
                     if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -10921,8 +11304,9 @@ function validate181(data, context){
                         errors++;
                       }
                       else {
-                        if(data28.anyOf !== undefined){
-                          let data29 = data28.anyOf;
+                        const prop383 = data28.anyOf;
+                        if(prop383 !== undefined){
+                          let data29 = prop383;
                           const _errs74 = errors;
                           if(errors === _errs74){
                             if(Array.isArray(data29)){
@@ -10945,9 +11329,10 @@ function validate181(data, context){
                                       errors++;
                                     }
                                     else {
-                                      if(data30.const !== undefined){
+                                      const prop384 = data30.const;
+                                      if(prop384 !== undefined){
                                         const _errs78 = errors;
-                                        if(typeof data30.const !== "string"){
+                                        if(typeof prop384 !== "string"){
                                           const err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err47];
@@ -10963,9 +11348,10 @@ function validate181(data, context){
                                         var valid21 = true;
                                       }
                                       if(valid21){
-                                        if(data30.title !== undefined){
+                                        const prop385 = data30.title;
+                                        if(prop385 !== undefined){
                                           const _errs80 = errors;
-                                          if(typeof data30.title !== "string"){
+                                          if(typeof prop385 !== "string"){
                                             const err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err48];
@@ -11031,8 +11417,9 @@ function validate181(data, context){
                   var valid17 = true;
                 }
                 if(valid17){
-                  if(data.maxItems !== undefined){
-                    let data33 = data.maxItems;
+                  const prop386 = data.maxItems;
+                  if(prop386 !== undefined){
+                    let data33 = prop386;
                     const _errs82 = errors;
                     if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
                       const err52 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -11050,8 +11437,9 @@ function validate181(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.minItems !== undefined){
-                      let data34 = data.minItems;
+                    const prop387 = data.minItems;
+                    if(prop387 !== undefined){
+                      let data34 = prop387;
                       const _errs84 = errors;
                       if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
                         const err53 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -11069,9 +11457,10 @@ function validate181(data, context){
                       var valid17 = true;
                     }
                     if(valid17){
-                      if(data.title !== undefined){
+                      const prop388 = data.title;
+                      if(prop388 !== undefined){
                         const _errs86 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop388 !== "string"){
                           const err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err54];
@@ -11087,8 +11476,9 @@ function validate181(data, context){
                         var valid17 = true;
                       }
                       if(valid17){
-                        if(data.type !== undefined){
-                          let data36 = data.type;
+                        const prop389 = data.type;
+                        if(prop389 !== undefined){
+                          let data36 = prop389;
                           const _errs88 = errors;
                           if(typeof data36 !== "string"){
                             const err55 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11153,9 +11543,10 @@ function validate181(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
+              const prop390 = data.default;
+              if(prop390 !== undefined){
                 const _errs93 = errors;
-                if(typeof data.default !== "string"){
+                if(typeof prop390 !== "string"){
                   const err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err59];
@@ -11171,9 +11562,10 @@ function validate181(data, context){
                 var valid23 = true;
               }
               if(valid23){
-                if(data.description !== undefined){
+                const prop391 = data.description;
+                if(prop391 !== undefined){
                   const _errs95 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop391 !== "string"){
                     const err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err60];
@@ -11189,8 +11581,9 @@ function validate181(data, context){
                   var valid23 = true;
                 }
                 if(valid23){
-                  if(data.enum !== undefined){
-                    let data39 = data.enum;
+                  const prop392 = data.enum;
+                  if(prop392 !== undefined){
+                    let data39 = prop392;
                     const _errs97 = errors;
                     if(errors === _errs97){
                       if(Array.isArray(data39)){
@@ -11231,8 +11624,9 @@ function validate181(data, context){
                     var valid23 = true;
                   }
                   if(valid23){
-                    if(data.enumNames !== undefined){
-                      let data41 = data.enumNames;
+                    const prop393 = data.enumNames;
+                    if(prop393 !== undefined){
+                      let data41 = prop393;
                       const _errs101 = errors;
                       if(errors === _errs101){
                         if(Array.isArray(data41)){
@@ -11273,9 +11667,10 @@ function validate181(data, context){
                       var valid23 = true;
                     }
                     if(valid23){
-                      if(data.title !== undefined){
+                      const prop394 = data.title;
+                      if(prop394 !== undefined){
                         const _errs105 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop394 !== "string"){
                           const err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err65];
@@ -11291,8 +11686,9 @@ function validate181(data, context){
                         var valid23 = true;
                       }
                       if(valid23){
-                        if(data.type !== undefined){
-                          let data44 = data.type;
+                        const prop395 = data.type;
+                        if(prop395 !== undefined){
+                          let data44 = prop395;
                           const _errs107 = errors;
                           if(typeof data44 !== "string"){
                             const err66 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -11389,8 +11785,9 @@ function validate182(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop396 = data.code;
+        if(prop396 !== undefined){
+          let data0 = prop396;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate182.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11402,9 +11799,10 @@ function validate182(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop397 = data.message;
+          if(prop397 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop397 !== "string"){
               validate182.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11454,9 +11852,10 @@ function validate185(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
+        const prop398 = data.content;
+        if(prop398 !== undefined){
           const _errs1 = errors;
-          if(!(validate37(data.content))){
+          if(!(validate37(prop398))){
             vErrors = vErrors === null ? rebaseErrors(validate37.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate37.errors, instancePath+"/content"));
             errors = vErrors.length;
           }
@@ -11466,8 +11865,9 @@ function validate185(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop399 = data.role;
+          if(prop399 !== undefined){
+            let data1 = prop399;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate185.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -11508,9 +11908,10 @@ function validate183(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop400 = data._meta;
+        if(prop400 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop400))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -11520,9 +11921,10 @@ function validate183(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop401 = data.description;
+          if(prop401 !== undefined){
             const _errs2 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop401 !== "string"){
               validate183.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11532,8 +11934,9 @@ function validate183(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop402 = data.messages;
+            if(prop402 !== undefined){
+              let data2 = prop402;
               const _errs4 = errors;
               if(errors === _errs4){
                 if(Array.isArray(data2)){
@@ -11562,8 +11965,9 @@ function validate183(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop403 = data.resultType;
+              if(prop403 !== undefined){
+                let data4 = prop403;
                 const _errs7 = errors;
                 if(typeof data4 !== "string"){
                   validate183.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -11612,8 +12016,9 @@ function validate188(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop404 = data.id;
+        if(prop404 !== undefined){
+          let data0 = prop404;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate188.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -11625,8 +12030,9 @@ function validate188(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop405 = data.jsonrpc;
+          if(prop405 !== undefined){
+            let data1 = prop405;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate188.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -11642,8 +12048,9 @@ function validate188(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop406 = data.result;
+            if(prop406 !== undefined){
+              let data2 = prop406;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11721,8 +12128,9 @@ function validate191(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop407 = data.error;
+        if(prop407 !== undefined){
+          let data0 = prop407;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -11734,8 +12142,9 @@ function validate191(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop408 = data0.code;
+                if(prop408 !== undefined){
+                  let data1 = prop408;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate191.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11747,9 +12156,10 @@ function validate191(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop409 = data0.message;
+                  if(prop409 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop409 !== "string"){
                       validate191.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -11777,8 +12187,9 @@ function validate191(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop410 = data0.code;
+                  if(prop410 !== undefined){
+                    let data3 = prop410;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate191.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
@@ -11803,8 +12214,9 @@ function validate191(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data4 = data.id;
+          const prop411 = data.id;
+          if(prop411 !== undefined){
+            let data4 = prop411;
             const _errs13 = errors;
             if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
               validate191.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -11816,8 +12228,9 @@ function validate191(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data5 = data.jsonrpc;
+            const prop412 = data.jsonrpc;
+            if(prop412 !== undefined){
+              let data5 = prop412;
               const _errs16 = errors;
               if(typeof data5 !== "string"){
                 validate191.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -11862,9 +12275,10 @@ function validate192(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop413 = data.mimeType;
+        if(prop413 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop413 !== "string"){
             validate192.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -11874,8 +12288,9 @@ function validate192(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.sizes !== undefined){
-            let data1 = data.sizes;
+          const prop414 = data.sizes;
+          if(prop414 !== undefined){
+            let data1 = prop414;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -11904,9 +12319,10 @@ function validate192(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.src !== undefined){
+            const prop415 = data.src;
+            if(prop415 !== undefined){
               const _errs7 = errors;
-              if(typeof data.src !== "string"){
+              if(typeof prop415 !== "string"){
                 validate192.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -11916,8 +12332,9 @@ function validate192(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.theme !== undefined){
-                let data4 = data.theme;
+              const prop416 = data.theme;
+              if(prop416 !== undefined){
+                let data4 = prop416;
                 const _errs9 = errors;
                 if(typeof data4 !== "string"){
                   validate192.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -11960,8 +12377,9 @@ function validate193(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.icons !== undefined){
-        let data0 = data.icons;
+      const prop417 = data.icons;
+      if(prop417 !== undefined){
+        let data0 = prop417;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -11979,9 +12397,10 @@ function validate193(data, context){
                     return false;
                   }
                   else {
-                    if(data1.mimeType !== undefined){
+                    const prop418 = data1.mimeType;
+                    if(prop418 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data1.mimeType !== "string"){
+                      if(typeof prop418 !== "string"){
                         validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -11991,8 +12410,9 @@ function validate193(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.sizes !== undefined){
-                        let data3 = data1.sizes;
+                      const prop419 = data1.sizes;
+                      if(prop419 !== undefined){
+                        let data3 = prop419;
                         const _errs8 = errors;
                         if(errors === _errs8){
                           if(Array.isArray(data3)){
@@ -12021,9 +12441,10 @@ function validate193(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.src !== undefined){
+                        const prop420 = data1.src;
+                        if(prop420 !== undefined){
                           const _errs12 = errors;
-                          if(typeof data1.src !== "string"){
+                          if(typeof prop420 !== "string"){
                             validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -12033,8 +12454,9 @@ function validate193(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data1.theme !== undefined){
-                            let data6 = data1.theme;
+                          const prop421 = data1.theme;
+                          if(prop421 !== undefined){
+                            let data6 = prop421;
                             const _errs14 = errors;
                             if(typeof data6 !== "string"){
                               validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -12119,9 +12541,10 @@ function validate194(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop422 = data._meta;
+        if(prop422 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop422))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -12131,9 +12554,10 @@ function validate194(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.inputResponses !== undefined){
+          const prop423 = data.inputResponses;
+          if(prop423 !== undefined){
             const _errs2 = errors;
-            if(!(validate28(data.inputResponses))){
+            if(!(validate28(prop423))){
               vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
               errors = vErrors.length;
             }
@@ -12143,9 +12567,10 @@ function validate194(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestState !== undefined){
+            const prop424 = data.requestState;
+            if(prop424 !== undefined){
               const _errs3 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop424 !== "string"){
                 validate194.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12190,8 +12615,9 @@ function validate197(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop425 = data.code;
+        if(prop425 !== undefined){
+          let data0 = prop425;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate197.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12207,9 +12633,10 @@ function validate197(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop426 = data.message;
+          if(prop426 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop426 !== "string"){
               validate197.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12250,8 +12677,9 @@ function validate198(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop427 = data.code;
+        if(prop427 !== undefined){
+          let data0 = prop427;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate198.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12267,9 +12695,10 @@ function validate198(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop428 = data.message;
+          if(prop428 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop428 !== "string"){
               validate198.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12310,8 +12739,9 @@ function validate199(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop429 = data.code;
+        if(prop429 !== undefined){
+          let data0 = prop429;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate199.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12327,9 +12757,10 @@ function validate199(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop430 = data.message;
+          if(prop430 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop430 !== "string"){
               validate199.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12439,8 +12870,9 @@ function validate202(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop431 = data.error;
+        if(prop431 !== undefined){
+          let data0 = prop431;
           const _errs1 = errors;
           const _errs2 = errors;
           if(errors === _errs2){
@@ -12451,8 +12883,9 @@ function validate202(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop432 = data0.code;
+                if(prop432 !== undefined){
+                  let data1 = prop432;
                   const _errs4 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate202.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12464,9 +12897,10 @@ function validate202(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data0.message !== undefined){
+                  const prop433 = data0.message;
+                  if(prop433 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop433 !== "string"){
                       validate202.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -12489,8 +12923,9 @@ function validate202(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop434 = data.id;
+          if(prop434 !== undefined){
+            let data3 = prop434;
             const _errs8 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate202.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -12502,8 +12937,9 @@ function validate202(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop435 = data.jsonrpc;
+            if(prop435 !== undefined){
+              let data4 = prop435;
               const _errs11 = errors;
               if(typeof data4 !== "string"){
                 validate202.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12557,8 +12993,9 @@ function validate204(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop436 = data.id;
+        if(prop436 !== undefined){
+          let data0 = prop436;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate204.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -12570,8 +13007,9 @@ function validate204(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop437 = data.jsonrpc;
+          if(prop437 !== undefined){
+            let data1 = prop437;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate204.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12587,9 +13025,10 @@ function validate204(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop438 = data.method;
+            if(prop438 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop438 !== "string"){
                 validate204.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12599,8 +13038,9 @@ function validate204(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop439 = data.params;
+              if(prop439 !== undefined){
+                let data3 = prop439;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -12646,8 +13086,9 @@ function validate206(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop440 = data.id;
+        if(prop440 !== undefined){
+          let data0 = prop440;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate206.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -12659,8 +13100,9 @@ function validate206(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop441 = data.jsonrpc;
+          if(prop441 !== undefined){
+            let data1 = prop441;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate206.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12676,9 +13118,10 @@ function validate206(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop442 = data.result;
+            if(prop442 !== undefined){
               const _errs6 = errors;
-              if(!(validate110(data.result))){
+              if(!(validate110(prop442))){
                 vErrors = vErrors === null ? rebaseErrors(validate110.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate110.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -12732,8 +13175,9 @@ function validate203(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop443 = data.jsonrpc;
+          if(prop443 !== undefined){
+            let data0 = prop443;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -12761,9 +13205,10 @@ function validate203(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop444 = data.method;
+            if(prop444 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop444 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -12779,8 +13224,9 @@ function validate203(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop445 = data.params;
+              if(prop445 !== undefined){
+                let data2 = prop445;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -12881,8 +13327,9 @@ function validate210(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop446 = data.jsonrpc;
+        if(prop446 !== undefined){
+          let data0 = prop446;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate210.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12898,9 +13345,10 @@ function validate210(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop447 = data.method;
+          if(prop447 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop447 !== "string"){
               validate210.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12910,8 +13358,9 @@ function validate210(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop448 = data.params;
+            if(prop448 !== undefined){
+              let data2 = prop448;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -13039,9 +13488,10 @@ function validate215(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop449 = data.default;
+        if(prop449 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop449 !== "string"){
             validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -13051,9 +13501,10 @@ function validate215(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop450 = data.description;
+          if(prop450 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop450 !== "string"){
               validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -13063,8 +13514,9 @@ function validate215(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop451 = data.enum;
+            if(prop451 !== undefined){
+              let data2 = prop451;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -13093,8 +13545,9 @@ function validate215(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.enumNames !== undefined){
-                let data4 = data.enumNames;
+              const prop452 = data.enumNames;
+              if(prop452 !== undefined){
+                let data4 = prop452;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(Array.isArray(data4)){
@@ -13123,9 +13576,10 @@ function validate215(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop453 = data.title;
+                if(prop453 !== undefined){
                   const _errs13 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop453 !== "string"){
                     validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -13135,8 +13589,9 @@ function validate215(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data7 = data.type;
+                  const prop454 = data.type;
+                  if(prop454 !== undefined){
+                    let data7 = prop454;
                     const _errs15 = errors;
                     if(typeof data7 !== "string"){
                       validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -13196,8 +13651,9 @@ function validate218(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop455 = data._meta;
+        if(prop455 !== undefined){
+          let data0 = prop455;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate218.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -13209,8 +13665,9 @@ function validate218(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop456 = data.arguments;
+          if(prop456 !== undefined){
+            let data1 = prop456;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -13228,9 +13685,10 @@ function validate218(data, context){
                         return false;
                       }
                       else {
-                        if(data2.description !== undefined){
+                        const prop457 = data2.description;
+                        if(prop457 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.description !== "string"){
+                          if(typeof prop457 !== "string"){
                             validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -13240,9 +13698,10 @@ function validate218(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.name !== undefined){
+                          const prop458 = data2.name;
+                          if(prop458 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop458 !== "string"){
                               validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -13252,9 +13711,10 @@ function validate218(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.required !== undefined){
+                            const prop459 = data2.required;
+                            if(prop459 !== undefined){
                               const _errs13 = errors;
-                              if(typeof data2.required !== "boolean"){
+                              if(typeof prop459 !== "boolean"){
                                 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -13264,9 +13724,10 @@ function validate218(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data2.title !== undefined){
+                              const prop460 = data2.title;
+                              if(prop460 !== undefined){
                                 const _errs15 = errors;
-                                if(typeof data2.title !== "string"){
+                                if(typeof prop460 !== "string"){
                                   validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -13302,9 +13763,10 @@ function validate218(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop461 = data.description;
+            if(prop461 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop461 !== "string"){
                 validate218.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13314,8 +13776,9 @@ function validate218(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data8 = data.icons;
+              const prop462 = data.icons;
+              if(prop462 !== undefined){
+                let data8 = prop462;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(Array.isArray(data8)){
@@ -13333,9 +13796,10 @@ function validate218(data, context){
                             return false;
                           }
                           else {
-                            if(data9.mimeType !== undefined){
+                            const prop463 = data9.mimeType;
+                            if(prop463 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data9.mimeType !== "string"){
+                              if(typeof prop463 !== "string"){
                                 validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -13345,8 +13809,9 @@ function validate218(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.sizes !== undefined){
-                                let data11 = data9.sizes;
+                              const prop464 = data9.sizes;
+                              if(prop464 !== undefined){
+                                let data11 = prop464;
                                 const _errs26 = errors;
                                 if(errors === _errs26){
                                   if(Array.isArray(data11)){
@@ -13375,9 +13840,10 @@ function validate218(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data9.src !== undefined){
+                                const prop465 = data9.src;
+                                if(prop465 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data9.src !== "string"){
+                                  if(typeof prop465 !== "string"){
                                     validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -13387,8 +13853,9 @@ function validate218(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data9.theme !== undefined){
-                                    let data14 = data9.theme;
+                                  const prop466 = data9.theme;
+                                  if(prop466 !== undefined){
+                                    let data14 = prop466;
                                     const _errs32 = errors;
                                     if(typeof data14 !== "string"){
                                       validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -13430,9 +13897,10 @@ function validate218(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop467 = data.name;
+                if(prop467 !== undefined){
                   const _errs34 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop467 !== "string"){
                     validate218.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -13442,9 +13910,10 @@ function validate218(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop468 = data.title;
+                  if(prop468 !== undefined){
                     const _errs36 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop468 !== "string"){
                       validate218.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -13483,9 +13952,10 @@ function validate216(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop469 = data._meta;
+        if(prop469 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop469))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -13495,8 +13965,9 @@ function validate216(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop470 = data.cacheScope;
+          if(prop470 !== undefined){
+            let data1 = prop470;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate216.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -13512,9 +13983,10 @@ function validate216(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop471 = data.nextCursor;
+            if(prop471 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop471 !== "string"){
                 validate216.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13524,8 +13996,9 @@ function validate216(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.prompts !== undefined){
-                let data3 = data.prompts;
+              const prop472 = data.prompts;
+              if(prop472 !== undefined){
+                let data3 = prop472;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -13554,8 +14027,9 @@ function validate216(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop473 = data.resultType;
+                if(prop473 !== undefined){
+                  let data5 = prop473;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate216.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -13571,8 +14045,9 @@ function validate216(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop474 = data.ttlMs;
+                  if(prop474 !== undefined){
+                    let data6 = prop474;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate216.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -13627,8 +14102,9 @@ function validate220(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop475 = data.id;
+        if(prop475 !== undefined){
+          let data0 = prop475;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate220.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -13640,8 +14116,9 @@ function validate220(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop476 = data.jsonrpc;
+          if(prop476 !== undefined){
+            let data1 = prop476;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate220.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13657,9 +14134,10 @@ function validate220(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop477 = data.result;
+            if(prop477 !== undefined){
               const _errs6 = errors;
-              if(!(validate216(data.result))){
+              if(!(validate216(prop477))){
                 vErrors = vErrors === null ? rebaseErrors(validate216.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate216.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -13707,8 +14185,9 @@ function validate224(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop478 = data._meta;
+        if(prop478 !== undefined){
+          let data0 = prop478;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate224.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -13720,9 +14199,10 @@ function validate224(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop479 = data.annotations;
+          if(prop479 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop479))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -13732,9 +14212,10 @@ function validate224(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop480 = data.description;
+            if(prop480 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop480 !== "string"){
                 validate224.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13744,8 +14225,9 @@ function validate224(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop481 = data.icons;
+              if(prop481 !== undefined){
+                let data3 = prop481;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -13763,9 +14245,10 @@ function validate224(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop482 = data4.mimeType;
+                            if(prop482 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop482 !== "string"){
                                 validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -13775,8 +14258,9 @@ function validate224(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop483 = data4.sizes;
+                              if(prop483 !== undefined){
+                                let data6 = prop483;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -13805,9 +14289,10 @@ function validate224(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop484 = data4.src;
+                                if(prop484 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop484 !== "string"){
                                     validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -13817,8 +14302,9 @@ function validate224(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop485 = data4.theme;
+                                  if(prop485 !== undefined){
+                                    let data9 = prop485;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -13860,9 +14346,10 @@ function validate224(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop486 = data.mimeType;
+                if(prop486 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop486 !== "string"){
                     validate224.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -13872,9 +14359,10 @@ function validate224(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop487 = data.name;
+                  if(prop487 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop487 !== "string"){
                       validate224.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -13884,9 +14372,10 @@ function validate224(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop488 = data.title;
+                    if(prop488 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop488 !== "string"){
                         validate224.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -13896,9 +14385,10 @@ function validate224(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.uriTemplate !== undefined){
+                      const prop489 = data.uriTemplate;
+                      if(prop489 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.uriTemplate !== "string"){
+                        if(typeof prop489 !== "string"){
                           validate224.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -13939,9 +14429,10 @@ function validate222(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop490 = data._meta;
+        if(prop490 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop490))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -13951,8 +14442,9 @@ function validate222(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop491 = data.cacheScope;
+          if(prop491 !== undefined){
+            let data1 = prop491;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate222.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -13968,9 +14460,10 @@ function validate222(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop492 = data.nextCursor;
+            if(prop492 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop492 !== "string"){
                 validate222.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13980,8 +14473,9 @@ function validate222(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resourceTemplates !== undefined){
-                let data3 = data.resourceTemplates;
+              const prop493 = data.resourceTemplates;
+              if(prop493 !== undefined){
+                let data3 = prop493;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -14010,8 +14504,9 @@ function validate222(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop494 = data.resultType;
+                if(prop494 !== undefined){
+                  let data5 = prop494;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate222.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -14027,8 +14522,9 @@ function validate222(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop495 = data.ttlMs;
+                  if(prop495 !== undefined){
+                    let data6 = prop495;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate222.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -14083,8 +14579,9 @@ function validate227(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop496 = data.id;
+        if(prop496 !== undefined){
+          let data0 = prop496;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate227.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14096,8 +14593,9 @@ function validate227(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop497 = data.jsonrpc;
+          if(prop497 !== undefined){
+            let data1 = prop497;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate227.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14113,9 +14611,10 @@ function validate227(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop498 = data.result;
+            if(prop498 !== undefined){
               const _errs6 = errors;
-              if(!(validate222(data.result))){
+              if(!(validate222(prop498))){
                 vErrors = vErrors === null ? rebaseErrors(validate222.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate222.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -14163,8 +14662,9 @@ function validate231(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop499 = data._meta;
+        if(prop499 !== undefined){
+          let data0 = prop499;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate231.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -14176,9 +14676,10 @@ function validate231(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop500 = data.annotations;
+          if(prop500 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop500))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -14188,9 +14689,10 @@ function validate231(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop501 = data.description;
+            if(prop501 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop501 !== "string"){
                 validate231.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14200,8 +14702,9 @@ function validate231(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop502 = data.icons;
+              if(prop502 !== undefined){
+                let data3 = prop502;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -14219,9 +14722,10 @@ function validate231(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop503 = data4.mimeType;
+                            if(prop503 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop503 !== "string"){
                                 validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -14231,8 +14735,9 @@ function validate231(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop504 = data4.sizes;
+                              if(prop504 !== undefined){
+                                let data6 = prop504;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -14261,9 +14766,10 @@ function validate231(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop505 = data4.src;
+                                if(prop505 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop505 !== "string"){
                                     validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -14273,8 +14779,9 @@ function validate231(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop506 = data4.theme;
+                                  if(prop506 !== undefined){
+                                    let data9 = prop506;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -14316,9 +14823,10 @@ function validate231(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop507 = data.mimeType;
+                if(prop507 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop507 !== "string"){
                     validate231.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -14328,9 +14836,10 @@ function validate231(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop508 = data.name;
+                  if(prop508 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop508 !== "string"){
                       validate231.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -14340,8 +14849,9 @@ function validate231(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop509 = data.size;
+                    if(prop509 !== undefined){
+                      let data12 = prop509;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate231.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -14353,9 +14863,10 @@ function validate231(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop510 = data.title;
+                      if(prop510 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop510 !== "string"){
                           validate231.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -14365,9 +14876,10 @@ function validate231(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.uri !== undefined){
+                        const prop511 = data.uri;
+                        if(prop511 !== undefined){
                           const _errs30 = errors;
-                          if(typeof data.uri !== "string"){
+                          if(typeof prop511 !== "string"){
                             validate231.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -14409,9 +14921,10 @@ function validate229(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop512 = data._meta;
+        if(prop512 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop512))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -14421,8 +14934,9 @@ function validate229(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop513 = data.cacheScope;
+          if(prop513 !== undefined){
+            let data1 = prop513;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate229.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -14438,9 +14952,10 @@ function validate229(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop514 = data.nextCursor;
+            if(prop514 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop514 !== "string"){
                 validate229.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14450,8 +14965,9 @@ function validate229(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resources !== undefined){
-                let data3 = data.resources;
+              const prop515 = data.resources;
+              if(prop515 !== undefined){
+                let data3 = prop515;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -14480,8 +14996,9 @@ function validate229(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop516 = data.resultType;
+                if(prop516 !== undefined){
+                  let data5 = prop516;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate229.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -14497,8 +15014,9 @@ function validate229(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop517 = data.ttlMs;
+                  if(prop517 !== undefined){
+                    let data6 = prop517;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate229.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -14553,8 +15071,9 @@ function validate234(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop518 = data.id;
+        if(prop518 !== undefined){
+          let data0 = prop518;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate234.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14566,8 +15085,9 @@ function validate234(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop519 = data.jsonrpc;
+          if(prop519 !== undefined){
+            let data1 = prop519;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate234.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14583,9 +15103,10 @@ function validate234(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop520 = data.result;
+            if(prop520 !== undefined){
               const _errs6 = errors;
-              if(!(validate229(data.result))){
+              if(!(validate229(prop520))){
                 vErrors = vErrors === null ? rebaseErrors(validate229.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate229.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -14636,9 +15157,10 @@ function validate236(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop521 = data._meta;
+        if(prop521 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop521))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -14648,8 +15170,9 @@ function validate236(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop522 = data.cacheScope;
+          if(prop522 !== undefined){
+            let data1 = prop522;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate236.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -14665,9 +15188,10 @@ function validate236(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop523 = data.nextCursor;
+            if(prop523 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop523 !== "string"){
                 validate236.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14677,8 +15201,9 @@ function validate236(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data3 = data.resultType;
+              const prop524 = data.resultType;
+              if(prop524 !== undefined){
+                let data3 = prop524;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
                   validate236.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -14694,8 +15219,9 @@ function validate236(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.tools !== undefined){
-                  let data4 = data.tools;
+                const prop525 = data.tools;
+                if(prop525 !== undefined){
+                  let data4 = prop525;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(Array.isArray(data4)){
@@ -14724,8 +15250,9 @@ function validate236(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop526 = data.ttlMs;
+                  if(prop526 !== undefined){
+                    let data6 = prop526;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate236.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -14780,8 +15307,9 @@ function validate239(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop527 = data.id;
+        if(prop527 !== undefined){
+          let data0 = prop527;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate239.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14793,8 +15321,9 @@ function validate239(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop528 = data.jsonrpc;
+          if(prop528 !== undefined){
+            let data1 = prop528;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate239.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14810,9 +15339,10 @@ function validate239(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop529 = data.result;
+            if(prop529 !== undefined){
               const _errs6 = errors;
-              if(!(validate236(data.result))){
+              if(!(validate236(prop529))){
                 vErrors = vErrors === null ? rebaseErrors(validate236.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate236.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -14878,9 +15408,10 @@ function validate243(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop530 = data._meta;
+        if(prop530 !== undefined){
           const _errs1 = errors;
-          if(!(validate116(data._meta))){
+          if(!(validate116(prop530))){
             vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -14890,8 +15421,9 @@ function validate243(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.level !== undefined){
-            let data1 = data.level;
+          const prop531 = data.level;
+          if(prop531 !== undefined){
+            let data1 = prop531;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate243.errors = [{instancePath:instancePath+"/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -14907,9 +15439,10 @@ function validate243(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.logger !== undefined){
+            const prop532 = data.logger;
+            if(prop532 !== undefined){
               const _errs5 = errors;
-              if(typeof data.logger !== "string"){
+              if(typeof prop532 !== "string"){
                 validate243.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14945,8 +15478,9 @@ function validate242(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop533 = data.jsonrpc;
+        if(prop533 !== undefined){
+          let data0 = prop533;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14962,8 +15496,9 @@ function validate242(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop534 = data.method;
+          if(prop534 !== undefined){
+            let data1 = prop534;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14979,9 +15514,10 @@ function validate242(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop535 = data.params;
+            if(prop535 !== undefined){
               const _errs5 = errors;
-              if(!(validate243(data.params))){
+              if(!(validate243(prop535))){
                 vErrors = vErrors === null ? rebaseErrors(validate243.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate243.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -15043,8 +15579,9 @@ function validate247(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop536 = data.code;
+        if(prop536 !== undefined){
+          let data0 = prop536;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate247.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -15060,9 +15597,10 @@ function validate247(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop537 = data.message;
+          if(prop537 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop537 !== "string"){
               validate247.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15103,8 +15641,9 @@ function validate248(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop538 = data.error;
+        if(prop538 !== undefined){
+          let data0 = prop538;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -15116,8 +15655,9 @@ function validate248(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop539 = data0.code;
+                if(prop539 !== undefined){
+                  let data1 = prop539;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate248.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -15129,9 +15669,10 @@ function validate248(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop540 = data0.message;
+                  if(prop540 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop540 !== "string"){
                       validate248.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -15159,8 +15700,9 @@ function validate248(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop541 = data0.code;
+                  if(prop541 !== undefined){
+                    let data3 = prop541;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate248.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -15176,8 +15718,9 @@ function validate248(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop542 = data0.data;
+                    if(prop542 !== undefined){
+                      let data4 = prop542;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -15187,8 +15730,9 @@ function validate248(data, context){
                             return false;
                           }
                           else {
-                            if(data4.requiredCapabilities !== undefined){
-                              if(!(validate24(data4.requiredCapabilities))){
+                            const prop543 = data4.requiredCapabilities;
+                            if(prop543 !== undefined){
+                              if(!(validate24(prop543))){
                                 vErrors = vErrors === null ? rebaseErrors(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(rebaseErrors(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
                                 errors = vErrors.length;
                               }
@@ -15221,8 +15765,9 @@ function validate248(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data6 = data.id;
+          const prop544 = data.id;
+          if(prop544 !== undefined){
+            let data6 = prop544;
             const _errs16 = errors;
             if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
               validate248.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -15234,8 +15779,9 @@ function validate248(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data7 = data.jsonrpc;
+            const prop545 = data.jsonrpc;
+            if(prop545 !== undefined){
+              let data7 = prop545;
               const _errs19 = errors;
               if(typeof data7 !== "string"){
                 validate248.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -15274,8 +15820,9 @@ function validate250(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop546 = data.name;
+      if(prop546 !== undefined){
+        if(typeof prop546 !== "string"){
           validate250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -15323,8 +15870,9 @@ function validate251(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop547 = data.default;
+        if(prop547 !== undefined){
+          let data0 = prop547;
           const _errs4 = errors;
           if(errors === _errs4){
             if(Array.isArray(data0)){
@@ -15365,9 +15913,10 @@ function validate251(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop548 = data.description;
+          if(prop548 !== undefined){
             const _errs8 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop548 !== "string"){
               const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err3];
@@ -15383,8 +15932,9 @@ function validate251(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop549 = data.items;
+            if(prop549 !== undefined){
+              let data3 = prop549;
               const _errs10 = errors;
               if(errors === _errs10){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -15400,8 +15950,9 @@ function validate251(data, context){
                     errors++;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop550 = data3.enum;
+                    if(prop550 !== undefined){
+                      let data4 = prop550;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(Array.isArray(data4)){
@@ -15442,8 +15993,9 @@ function validate251(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop551 = data3.type;
+                      if(prop551 !== undefined){
+                        let data6 = prop551;
                         const _errs16 = errors;
                         if(typeof data6 !== "string"){
                           const err7 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15490,8 +16042,9 @@ function validate251(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop552 = data.maxItems;
+              if(prop552 !== undefined){
+                let data7 = prop552;
                 const _errs18 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   const err10 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -15509,8 +16062,9 @@ function validate251(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop553 = data.minItems;
+                if(prop553 !== undefined){
+                  let data8 = prop553;
                   const _errs20 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     const err11 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -15528,9 +16082,10 @@ function validate251(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data.title !== undefined){
+                  const prop554 = data.title;
+                  if(prop554 !== undefined){
                     const _errs22 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop554 !== "string"){
                       const err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err12];
@@ -15546,8 +16101,9 @@ function validate251(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop555 = data.type;
+                    if(prop555 !== undefined){
+                      let data10 = prop555;
                       const _errs24 = errors;
                       if(typeof data10 !== "string"){
                         const err13 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15612,8 +16168,9 @@ function validate251(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
-            let data11 = data.default;
+          const prop556 = data.default;
+          if(prop556 !== undefined){
+            let data11 = prop556;
             const _errs29 = errors;
             if(errors === _errs29){
               if(Array.isArray(data11)){
@@ -15654,9 +16211,10 @@ function validate251(data, context){
             var valid7 = true;
           }
           if(valid7){
-            if(data.description !== undefined){
+            const prop557 = data.description;
+            if(prop557 !== undefined){
               const _errs33 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop557 !== "string"){
                 const err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err19];
@@ -15672,8 +16230,9 @@ function validate251(data, context){
               var valid7 = true;
             }
             if(valid7){
-              if(data.items !== undefined){
-                let data14 = data.items;
+              const prop558 = data.items;
+              if(prop558 !== undefined){
+                let data14 = prop558;
                 const _errs35 = errors;
                 if(errors === _errs35){
                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
@@ -15689,8 +16248,9 @@ function validate251(data, context){
                       errors++;
                     }
                     else {
-                      if(data14.anyOf !== undefined){
-                        let data15 = data14.anyOf;
+                      const prop559 = data14.anyOf;
+                      if(prop559 !== undefined){
+                        let data15 = prop559;
                         const _errs37 = errors;
                         if(errors === _errs37){
                           if(Array.isArray(data15)){
@@ -15713,9 +16273,10 @@ function validate251(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data16.const !== undefined){
+                                    const prop560 = data16.const;
+                                    if(prop560 !== undefined){
                                       const _errs41 = errors;
-                                      if(typeof data16.const !== "string"){
+                                      if(typeof prop560 !== "string"){
                                         const err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                         if(vErrors === null){
                                           vErrors = [err22];
@@ -15731,9 +16292,10 @@ function validate251(data, context){
                                       var valid11 = true;
                                     }
                                     if(valid11){
-                                      if(data16.title !== undefined){
+                                      const prop561 = data16.title;
+                                      if(prop561 !== undefined){
                                         const _errs43 = errors;
-                                        if(typeof data16.title !== "string"){
+                                        if(typeof prop561 !== "string"){
                                           const err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err23];
@@ -15799,8 +16361,9 @@ function validate251(data, context){
                 var valid7 = true;
               }
               if(valid7){
-                if(data.maxItems !== undefined){
-                  let data19 = data.maxItems;
+                const prop562 = data.maxItems;
+                if(prop562 !== undefined){
+                  let data19 = prop562;
                   const _errs45 = errors;
                   if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
                     const err27 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -15818,8 +16381,9 @@ function validate251(data, context){
                   var valid7 = true;
                 }
                 if(valid7){
-                  if(data.minItems !== undefined){
-                    let data20 = data.minItems;
+                  const prop563 = data.minItems;
+                  if(prop563 !== undefined){
+                    let data20 = prop563;
                     const _errs47 = errors;
                     if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
                       const err28 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -15837,9 +16401,10 @@ function validate251(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.title !== undefined){
+                    const prop564 = data.title;
+                    if(prop564 !== undefined){
                       const _errs49 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop564 !== "string"){
                         const err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err29];
@@ -15855,8 +16420,9 @@ function validate251(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.type !== undefined){
-                        let data22 = data.type;
+                      const prop565 = data.type;
+                      if(prop565 !== undefined){
+                        let data22 = prop565;
                         const _errs51 = errors;
                         if(typeof data22 !== "string"){
                           const err30 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15952,9 +16518,10 @@ function validate252(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop566 = data.method;
+        if(prop566 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop566 !== "string"){
             validate252.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -15964,8 +16531,9 @@ function validate252(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop567 = data.params;
+          if(prop567 !== undefined){
+            let data1 = prop567;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -16009,8 +16577,9 @@ function validate253(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        if(!(validate116(data._meta))){
+      const prop568 = data._meta;
+      if(prop568 !== undefined){
+        if(!(validate116(prop568))){
           vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
           errors = vErrors.length;
         }
@@ -16042,9 +16611,10 @@ function validate255(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop569 = data.default;
+        if(prop569 !== undefined){
           const _errs1 = errors;
-          if(!(typeof data.default == "number")){
+          if(!(typeof prop569 == "number")){
             validate255.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
             return false;
           }
@@ -16054,9 +16624,10 @@ function validate255(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop570 = data.description;
+          if(prop570 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop570 !== "string"){
               validate255.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16066,9 +16637,10 @@ function validate255(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.maximum !== undefined){
+            const prop571 = data.maximum;
+            if(prop571 !== undefined){
               const _errs5 = errors;
-              if(!(typeof data.maximum == "number")){
+              if(!(typeof prop571 == "number")){
                 validate255.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -16078,9 +16650,10 @@ function validate255(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.minimum !== undefined){
+              const prop572 = data.minimum;
+              if(prop572 !== undefined){
                 const _errs7 = errors;
-                if(!(typeof data.minimum == "number")){
+                if(!(typeof prop572 == "number")){
                   validate255.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                   return false;
                 }
@@ -16090,9 +16663,10 @@ function validate255(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop573 = data.title;
+                if(prop573 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop573 !== "string"){
                     validate255.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -16102,8 +16676,9 @@ function validate255(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
+                  const prop574 = data.type;
+                  if(prop574 !== undefined){
+                    let data5 = prop574;
                     const _errs11 = errors;
                     if(typeof data5 !== "string"){
                       validate255.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16154,8 +16729,9 @@ function validate256(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop575 = data.id;
+        if(prop575 !== undefined){
+          let data0 = prop575;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate256.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -16167,8 +16743,9 @@ function validate256(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop576 = data.jsonrpc;
+          if(prop576 !== undefined){
+            let data1 = prop576;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate256.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16184,9 +16761,10 @@ function validate256(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop577 = data.method;
+            if(prop577 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop577 !== "string"){
                 validate256.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -16196,9 +16774,10 @@ function validate256(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop578 = data.params;
+              if(prop578 !== undefined){
                 const _errs8 = errors;
-                if(!(validate127(data.params))){
+                if(!(validate127(prop578))){
                   vErrors = vErrors === null ? rebaseErrors(validate127.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate127.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -16244,9 +16823,10 @@ function validate258(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop579 = data._meta;
+        if(prop579 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop579))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16256,9 +16836,10 @@ function validate258(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop580 = data.nextCursor;
+          if(prop580 !== undefined){
             const _errs2 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop580 !== "string"){
               validate258.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16268,9 +16849,10 @@ function validate258(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
+            const prop581 = data.resultType;
+            if(prop581 !== undefined){
               const _errs4 = errors;
-              if(typeof data.resultType !== "string"){
+              if(typeof prop581 !== "string"){
                 validate258.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -16312,8 +16894,9 @@ function validate260(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop582 = data.code;
+        if(prop582 !== undefined){
+          let data0 = prop582;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate260.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -16329,9 +16912,10 @@ function validate260(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop583 = data.message;
+          if(prop583 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop583 !== "string"){
               validate260.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16378,9 +16962,10 @@ function validate262(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop584 = data._meta;
+        if(prop584 !== undefined){
           const _errs1 = errors;
-          if(!(validate116(data._meta))){
+          if(!(validate116(prop584))){
             vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16390,9 +16975,10 @@ function validate262(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop585 = data.message;
+          if(prop585 !== undefined){
             const _errs2 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop585 !== "string"){
               validate262.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16402,9 +16988,10 @@ function validate262(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.progress !== undefined){
+            const prop586 = data.progress;
+            if(prop586 !== undefined){
               const _errs4 = errors;
-              if(!(typeof data.progress == "number")){
+              if(!(typeof prop586 == "number")){
                 validate262.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -16414,8 +17001,9 @@ function validate262(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.progressToken !== undefined){
-                let data3 = data.progressToken;
+              const prop587 = data.progressToken;
+              if(prop587 !== undefined){
+                let data3 = prop587;
                 const _errs6 = errors;
                 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                   validate262.errors = [{instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema36.type}}];
@@ -16427,9 +17015,10 @@ function validate262(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.total !== undefined){
+                const prop588 = data.total;
+                if(prop588 !== undefined){
                   const _errs9 = errors;
-                  if(!(typeof data.total == "number")){
+                  if(!(typeof prop588 == "number")){
                     validate262.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
@@ -16467,8 +17056,9 @@ function validate261(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop589 = data.jsonrpc;
+        if(prop589 !== undefined){
+          let data0 = prop589;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate261.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16484,8 +17074,9 @@ function validate261(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop590 = data.method;
+          if(prop590 !== undefined){
+            let data1 = prop590;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate261.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16501,9 +17092,10 @@ function validate261(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop591 = data.params;
+            if(prop591 !== undefined){
               const _errs5 = errors;
-              if(!(validate262(data.params))){
+              if(!(validate262(prop591))){
                 vErrors = vErrors === null ? rebaseErrors(validate262.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate262.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -16565,9 +17157,10 @@ function validate266(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop592 = data.description;
+        if(prop592 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop592 !== "string"){
             validate266.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16577,9 +17170,10 @@ function validate266(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop593 = data.name;
+          if(prop593 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop593 !== "string"){
               validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16589,9 +17183,10 @@ function validate266(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop594 = data.required;
+            if(prop594 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop594 !== "boolean"){
                 validate266.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -16601,9 +17196,10 @@ function validate266(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop595 = data.title;
+              if(prop595 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop595 !== "string"){
                   validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -16646,8 +17242,9 @@ function validate267(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop596 = data.jsonrpc;
+        if(prop596 !== undefined){
+          let data0 = prop596;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate267.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16663,8 +17260,9 @@ function validate267(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop597 = data.method;
+          if(prop597 !== undefined){
+            let data1 = prop597;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate267.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16680,9 +17278,10 @@ function validate267(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop598 = data.params;
+            if(prop598 !== undefined){
               const _errs5 = errors;
-              if(!(validate253(data.params))){
+              if(!(validate253(prop598))){
                 vErrors = vErrors === null ? rebaseErrors(validate253.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate253.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -16724,9 +17323,10 @@ function validate269(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop599 = data.name;
+        if(prop599 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop599 !== "string"){
             validate269.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16736,9 +17336,10 @@ function validate269(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop600 = data.title;
+          if(prop600 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop600 !== "string"){
               validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16748,8 +17349,9 @@ function validate269(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
+            const prop601 = data.type;
+            if(prop601 !== undefined){
+              let data2 = prop601;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate269.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16803,9 +17405,10 @@ function validate270(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop602 = data._meta;
+        if(prop602 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop602))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16815,8 +17418,9 @@ function validate270(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop603 = data.cacheScope;
+          if(prop603 !== undefined){
+            let data1 = prop603;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate270.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -16832,8 +17436,9 @@ function validate270(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.contents !== undefined){
-              let data2 = data.contents;
+            const prop604 = data.contents;
+            if(prop604 !== undefined){
+              let data2 = prop604;
               const _errs4 = errors;
               if(errors === _errs4){
                 if(Array.isArray(data2)){
@@ -16900,8 +17505,9 @@ function validate270(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop605 = data.resultType;
+              if(prop605 !== undefined){
+                let data4 = prop605;
                 const _errs10 = errors;
                 if(typeof data4 !== "string"){
                   validate270.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -16917,8 +17523,9 @@ function validate270(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.ttlMs !== undefined){
-                  let data5 = data.ttlMs;
+                const prop606 = data.ttlMs;
+                if(prop606 !== undefined){
+                  let data5 = prop606;
                   const _errs12 = errors;
                   if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                     validate270.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -16972,8 +17579,9 @@ function validate274(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop607 = data.id;
+        if(prop607 !== undefined){
+          let data0 = prop607;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate274.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -16985,8 +17593,9 @@ function validate274(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop608 = data.jsonrpc;
+          if(prop608 !== undefined){
+            let data1 = prop608;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate274.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17002,8 +17611,9 @@ function validate274(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop609 = data.result;
+            if(prop609 !== undefined){
+              let data2 = prop609;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -17081,9 +17691,10 @@ function validate277(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop610 = data.method;
+        if(prop610 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop610 !== "string"){
             validate277.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -17093,8 +17704,9 @@ function validate277(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop611 = data.params;
+          if(prop611 !== undefined){
+            let data1 = prop611;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -17167,8 +17779,9 @@ function validate279(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop612 = data._meta;
+        if(prop612 !== undefined){
+          let data0 = prop612;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate279.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -17180,9 +17793,10 @@ function validate279(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop613 = data.mimeType;
+          if(prop613 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop613 !== "string"){
               validate279.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17192,9 +17806,10 @@ function validate279(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop614 = data.uri;
+            if(prop614 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop614 !== "string"){
                 validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -17239,8 +17854,9 @@ function validate280(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop615 = data.jsonrpc;
+        if(prop615 !== undefined){
+          let data0 = prop615;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate280.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17256,8 +17872,9 @@ function validate280(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop616 = data.method;
+          if(prop616 !== undefined){
+            let data1 = prop616;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate280.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17273,9 +17890,10 @@ function validate280(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop617 = data.params;
+            if(prop617 !== undefined){
               const _errs5 = errors;
-              if(!(validate253(data.params))){
+              if(!(validate253(prop617))){
                 vErrors = vErrors === null ? rebaseErrors(validate253.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate253.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17317,9 +17935,10 @@ function validate282(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop618 = data._meta;
+        if(prop618 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop618))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -17329,9 +17948,10 @@ function validate282(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop619 = data.uri;
+          if(prop619 !== undefined){
             const _errs2 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop619 !== "string"){
               validate282.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17372,8 +17992,9 @@ function validate284(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop620 = data.type;
+        if(prop620 !== undefined){
+          let data0 = prop620;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate284.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -17389,9 +18010,10 @@ function validate284(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop621 = data.uri;
+          if(prop621 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop621 !== "string"){
               validate284.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17435,9 +18057,10 @@ function validate286(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop622 = data._meta;
+        if(prop622 !== undefined){
           const _errs1 = errors;
-          if(!(validate116(data._meta))){
+          if(!(validate116(prop622))){
             vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -17447,9 +18070,10 @@ function validate286(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop623 = data.uri;
+          if(prop623 !== undefined){
             const _errs2 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop623 !== "string"){
               validate286.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -17484,8 +18108,9 @@ function validate285(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop624 = data.jsonrpc;
+        if(prop624 !== undefined){
+          let data0 = prop624;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate285.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17501,8 +18126,9 @@ function validate285(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop625 = data.method;
+          if(prop625 !== undefined){
+            let data1 = prop625;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate285.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17518,9 +18144,10 @@ function validate285(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop626 = data.params;
+            if(prop626 !== undefined){
               const _errs5 = errors;
-              if(!(validate286(data.params))){
+              if(!(validate286(prop626))){
                 vErrors = vErrors === null ? rebaseErrors(validate286.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate286.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17630,9 +18257,10 @@ function validate293(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop627 = data._meta;
+        if(prop627 !== undefined){
           const _errs1 = errors;
-          if(!(validate116(data._meta))){
+          if(!(validate116(prop627))){
             vErrors = vErrors === null ? rebaseErrors(validate116.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate116.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -17642,15 +18270,17 @@ function validate293(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.notifications !== undefined){
-            let data1 = data.notifications;
+          const prop628 = data.notifications;
+          if(prop628 !== undefined){
+            let data1 = prop628;
             const _errs2 = errors;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.promptsListChanged !== undefined){
+                const prop629 = data1.promptsListChanged;
+                if(prop629 !== undefined){
                   const _errs5 = errors;
-                  if(typeof data1.promptsListChanged !== "boolean"){
+                  if(typeof prop629 !== "boolean"){
                     validate293.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -17660,8 +18290,9 @@ function validate293(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.resourceSubscriptions !== undefined){
-                    let data3 = data1.resourceSubscriptions;
+                  const prop630 = data1.resourceSubscriptions;
+                  if(prop630 !== undefined){
+                    let data3 = prop630;
                     const _errs7 = errors;
                     if(errors === _errs7){
                       if(Array.isArray(data3)){
@@ -17690,9 +18321,10 @@ function validate293(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.resourcesListChanged !== undefined){
+                    const prop631 = data1.resourcesListChanged;
+                    if(prop631 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.resourcesListChanged !== "boolean"){
+                      if(typeof prop631 !== "boolean"){
                         validate293.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -17702,9 +18334,10 @@ function validate293(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.toolsListChanged !== undefined){
+                      const prop632 = data1.toolsListChanged;
+                      if(prop632 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.toolsListChanged !== "boolean"){
+                        if(typeof prop632 !== "boolean"){
                           validate293.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -17714,8 +18347,9 @@ function validate293(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data1.taskIds !== undefined){
-                          let data7 = data1.taskIds;
+                        const prop633 = data1.taskIds;
+                        if(prop633 !== undefined){
+                          let data7 = prop633;
                           const _errs15 = errors;
                           if(errors === _errs15){
                             if(Array.isArray(data7)){
@@ -17784,8 +18418,9 @@ function validate292(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop634 = data.jsonrpc;
+        if(prop634 !== undefined){
+          let data0 = prop634;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate292.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17801,8 +18436,9 @@ function validate292(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop635 = data.method;
+          if(prop635 !== undefined){
+            let data1 = prop635;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate292.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17818,9 +18454,10 @@ function validate292(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop636 = data.params;
+            if(prop636 !== undefined){
               const _errs5 = errors;
-              if(!(validate293(data.params))){
+              if(!(validate293(prop636))){
                 vErrors = vErrors === null ? rebaseErrors(validate293.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate293.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17859,8 +18496,9 @@ function validate296(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop637 = data.jsonrpc;
+        if(prop637 !== undefined){
+          let data0 = prop637;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate296.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17876,8 +18514,9 @@ function validate296(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop638 = data.method;
+          if(prop638 !== undefined){
+            let data1 = prop638;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate296.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17893,9 +18532,10 @@ function validate296(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop639 = data.params;
+            if(prop639 !== undefined){
               const _errs5 = errors;
-              if(!(validate253(data.params))){
+              if(!(validate253(prop639))){
                 vErrors = vErrors === null ? rebaseErrors(validate253.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate253.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -18027,9 +18667,10 @@ function validate314(data, context){
         return false;
       }
       else {
-        if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
+        const prop640 = data["io.modelcontextprotocol/serverInfo"];
+        if(prop640 !== undefined){
           const _errs1 = errors;
-          if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
+          if(!(validate18(prop640))){
             vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
             errors = vErrors.length;
           }
@@ -18039,8 +18680,9 @@ function validate314(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
-            let data1 = data["io.modelcontextprotocol/subscriptionId"];
+          const prop641 = data["io.modelcontextprotocol/subscriptionId"];
+          if(prop641 !== undefined){
+            let data1 = prop641;
             const _errs2 = errors;
             if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
               validate314.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -18077,9 +18719,10 @@ function validate313(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop642 = data._meta;
+        if(prop642 !== undefined){
           const _errs1 = errors;
-          if(!(validate314(data._meta))){
+          if(!(validate314(prop642))){
             vErrors = vErrors === null ? rebaseErrors(validate314.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate314.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -18089,8 +18732,9 @@ function validate313(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resultType !== undefined){
-            let data1 = data.resultType;
+          const prop643 = data.resultType;
+          if(prop643 !== undefined){
+            let data1 = prop643;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate313.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -18337,9 +18981,10 @@ function validate323(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
+        const prop644 = data.default;
+        if(prop644 !== undefined){
           const _errs4 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop644 !== "string"){
             const err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
             if(vErrors === null){
               vErrors = [err1];
@@ -18355,9 +19000,10 @@ function validate323(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop645 = data.description;
+          if(prop645 !== undefined){
             const _errs6 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop645 !== "string"){
               const err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err2];
@@ -18373,8 +19019,9 @@ function validate323(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop646 = data.enum;
+            if(prop646 !== undefined){
+              let data2 = prop646;
               const _errs8 = errors;
               if(errors === _errs8){
                 if(Array.isArray(data2)){
@@ -18415,9 +19062,10 @@ function validate323(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.title !== undefined){
+              const prop647 = data.title;
+              if(prop647 !== undefined){
                 const _errs12 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop647 !== "string"){
                   const err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err5];
@@ -18433,8 +19081,9 @@ function validate323(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop648 = data.type;
+                if(prop648 !== undefined){
+                  let data5 = prop648;
                   const _errs14 = errors;
                   if(typeof data5 !== "string"){
                     const err6 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -18497,9 +19146,10 @@ function validate323(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop649 = data.default;
+          if(prop649 !== undefined){
             const _errs19 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop649 !== "string"){
               const err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err10];
@@ -18515,9 +19165,10 @@ function validate323(data, context){
             var valid5 = true;
           }
           if(valid5){
-            if(data.description !== undefined){
+            const prop650 = data.description;
+            if(prop650 !== undefined){
               const _errs21 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop650 !== "string"){
                 const err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err11];
@@ -18533,8 +19184,9 @@ function validate323(data, context){
               var valid5 = true;
             }
             if(valid5){
-              if(data.oneOf !== undefined){
-                let data8 = data.oneOf;
+              const prop651 = data.oneOf;
+              if(prop651 !== undefined){
+                let data8 = prop651;
                 const _errs23 = errors;
                 if(errors === _errs23){
                   if(Array.isArray(data8)){
@@ -18557,9 +19209,10 @@ function validate323(data, context){
                             errors++;
                           }
                           else {
-                            if(data9.const !== undefined){
+                            const prop652 = data9.const;
+                            if(prop652 !== undefined){
                               const _errs27 = errors;
-                              if(typeof data9.const !== "string"){
+                              if(typeof prop652 !== "string"){
                                 const err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err13];
@@ -18575,9 +19228,10 @@ function validate323(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.title !== undefined){
+                              const prop653 = data9.title;
+                              if(prop653 !== undefined){
                                 const _errs29 = errors;
-                                if(typeof data9.title !== "string"){
+                                if(typeof prop653 !== "string"){
                                   const err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err14];
@@ -18629,9 +19283,10 @@ function validate323(data, context){
                 var valid5 = true;
               }
               if(valid5){
-                if(data.title !== undefined){
+                const prop654 = data.title;
+                if(prop654 !== undefined){
                   const _errs31 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop654 !== "string"){
                     const err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err17];
@@ -18647,8 +19302,9 @@ function validate323(data, context){
                   var valid5 = true;
                 }
                 if(valid5){
-                  if(data.type !== undefined){
-                    let data13 = data.type;
+                  const prop655 = data.type;
+                  if(prop655 !== undefined){
+                    let data13 = prop655;
                     const _errs33 = errors;
                     if(typeof data13 !== "string"){
                       const err18 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -18739,9 +19395,10 @@ function validate324(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop656 = data.default;
+        if(prop656 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop656 !== "string"){
             validate324.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -18751,9 +19408,10 @@ function validate324(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop657 = data.description;
+          if(prop657 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop657 !== "string"){
               validate324.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -18763,8 +19421,9 @@ function validate324(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.format !== undefined){
-              let data2 = data.format;
+            const prop658 = data.format;
+            if(prop658 !== undefined){
+              let data2 = prop658;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate324.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
@@ -18780,8 +19439,9 @@ function validate324(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxLength !== undefined){
-                let data3 = data.maxLength;
+              const prop659 = data.maxLength;
+              if(prop659 !== undefined){
+                let data3 = prop659;
                 const _errs7 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate324.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
@@ -18793,8 +19453,9 @@ function validate324(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minLength !== undefined){
-                  let data4 = data.minLength;
+                const prop660 = data.minLength;
+                if(prop660 !== undefined){
+                  let data4 = prop660;
                   const _errs9 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                     validate324.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
@@ -18806,9 +19467,10 @@ function validate324(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop661 = data.title;
+                  if(prop661 !== undefined){
                     const _errs11 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop661 !== "string"){
                       validate324.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -18818,8 +19480,9 @@ function validate324(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data6 = data.type;
+                    const prop662 = data.type;
+                    if(prop662 !== undefined){
+                      let data6 = prop662;
                       const _errs13 = errors;
                       if(typeof data6 !== "string"){
                         validate324.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -18862,9 +19525,10 @@ function validate325(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.promptsListChanged !== undefined){
+      const prop663 = data.promptsListChanged;
+      if(prop663 !== undefined){
         const _errs1 = errors;
-        if(typeof data.promptsListChanged !== "boolean"){
+        if(typeof prop663 !== "boolean"){
           validate325.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -18874,8 +19538,9 @@ function validate325(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.resourceSubscriptions !== undefined){
-          let data1 = data.resourceSubscriptions;
+        const prop664 = data.resourceSubscriptions;
+        if(prop664 !== undefined){
+          let data1 = prop664;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -18904,9 +19569,10 @@ function validate325(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resourcesListChanged !== undefined){
+          const prop665 = data.resourcesListChanged;
+          if(prop665 !== undefined){
             const _errs7 = errors;
-            if(typeof data.resourcesListChanged !== "boolean"){
+            if(typeof prop665 !== "boolean"){
               validate325.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -18916,9 +19582,10 @@ function validate325(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.toolsListChanged !== undefined){
+            const prop666 = data.toolsListChanged;
+            if(prop666 !== undefined){
               const _errs9 = errors;
-              if(typeof data.toolsListChanged !== "boolean"){
+              if(typeof prop666 !== "boolean"){
                 validate325.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -18928,8 +19595,9 @@ function validate325(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.taskIds !== undefined){
-                let data5 = data.taskIds;
+              const prop667 = data.taskIds;
+              if(prop667 !== undefined){
+                let data5 = prop667;
                 const _errs11 = errors;
                 if(errors === _errs11){
                   if(Array.isArray(data5)){
@@ -19009,8 +19677,9 @@ function validate326(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop668 = data.id;
+        if(prop668 !== undefined){
+          let data0 = prop668;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate326.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -19022,8 +19691,9 @@ function validate326(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop669 = data.jsonrpc;
+          if(prop669 !== undefined){
+            let data1 = prop669;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate326.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -19039,9 +19709,10 @@ function validate326(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop670 = data.result;
+            if(prop670 !== undefined){
               const _errs6 = errors;
-              if(!(validate313(data.result))){
+              if(!(validate313(prop670))){
                 vErrors = vErrors === null ? rebaseErrors(validate313.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate313.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -19086,8 +19757,9 @@ function validate328(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop671 = data.default;
+        if(prop671 !== undefined){
+          let data0 = prop671;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -19116,9 +19788,10 @@ function validate328(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop672 = data.description;
+          if(prop672 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop672 !== "string"){
               validate328.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19128,8 +19801,9 @@ function validate328(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop673 = data.items;
+            if(prop673 !== undefined){
+              let data3 = prop673;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -19139,8 +19813,9 @@ function validate328(data, context){
                     return false;
                   }
                   else {
-                    if(data3.anyOf !== undefined){
-                      let data4 = data3.anyOf;
+                    const prop674 = data3.anyOf;
+                    if(prop674 !== undefined){
+                      let data4 = prop674;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -19157,9 +19832,10 @@ function validate328(data, context){
                                   return false;
                                 }
                                 else {
-                                  if(data5.const !== undefined){
+                                  const prop675 = data5.const;
+                                  if(prop675 !== undefined){
                                     const _errs13 = errors;
-                                    if(typeof data5.const !== "string"){
+                                    if(typeof prop675 !== "string"){
                                       validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -19169,9 +19845,10 @@ function validate328(data, context){
                                     var valid4 = true;
                                   }
                                   if(valid4){
-                                    if(data5.title !== undefined){
+                                    const prop676 = data5.title;
+                                    if(prop676 !== undefined){
                                       const _errs15 = errors;
-                                      if(typeof data5.title !== "string"){
+                                      if(typeof prop676 !== "string"){
                                         validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -19213,8 +19890,9 @@ function validate328(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data8 = data.maxItems;
+              const prop677 = data.maxItems;
+              if(prop677 !== undefined){
+                let data8 = prop677;
                 const _errs17 = errors;
                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                   validate328.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19226,8 +19904,9 @@ function validate328(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data9 = data.minItems;
+                const prop678 = data.minItems;
+                if(prop678 !== undefined){
+                  let data9 = prop678;
                   const _errs19 = errors;
                   if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
                     validate328.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19239,9 +19918,10 @@ function validate328(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop679 = data.title;
+                  if(prop679 !== undefined){
                     const _errs21 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop679 !== "string"){
                       validate328.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19251,8 +19931,9 @@ function validate328(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data11 = data.type;
+                    const prop680 = data.type;
+                    if(prop680 !== undefined){
+                      let data11 = prop680;
                       const _errs23 = errors;
                       if(typeof data11 !== "string"){
                         validate328.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19301,9 +19982,10 @@ function validate329(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop681 = data.default;
+        if(prop681 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop681 !== "string"){
             validate329.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -19313,9 +19995,10 @@ function validate329(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop682 = data.description;
+          if(prop682 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop682 !== "string"){
               validate329.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19325,8 +20008,9 @@ function validate329(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.oneOf !== undefined){
-              let data2 = data.oneOf;
+            const prop683 = data.oneOf;
+            if(prop683 !== undefined){
+              let data2 = prop683;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -19343,9 +20027,10 @@ function validate329(data, context){
                           return false;
                         }
                         else {
-                          if(data3.const !== undefined){
+                          const prop684 = data3.const;
+                          if(prop684 !== undefined){
                             const _errs9 = errors;
-                            if(typeof data3.const !== "string"){
+                            if(typeof prop684 !== "string"){
                               validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -19355,9 +20040,10 @@ function validate329(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data3.title !== undefined){
+                            const prop685 = data3.title;
+                            if(prop685 !== undefined){
                               const _errs11 = errors;
-                              if(typeof data3.title !== "string"){
+                              if(typeof prop685 !== "string"){
                                 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -19391,9 +20077,10 @@ function validate329(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop686 = data.title;
+              if(prop686 !== undefined){
                 const _errs13 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop686 !== "string"){
                   validate329.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -19403,8 +20090,9 @@ function validate329(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data7 = data.type;
+                const prop687 = data.type;
+                if(prop687 !== undefined){
+                  let data7 = prop687;
                   const _errs15 = errors;
                   if(typeof data7 !== "string"){
                     validate329.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19448,9 +20136,10 @@ function validate330(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
+      const prop688 = data.destructiveHint;
+      if(prop688 !== undefined){
         const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
+        if(typeof prop688 !== "boolean"){
           validate330.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -19460,9 +20149,10 @@ function validate330(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.idempotentHint !== undefined){
+        const prop689 = data.idempotentHint;
+        if(prop689 !== undefined){
           const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
+          if(typeof prop689 !== "boolean"){
             validate330.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -19472,9 +20162,10 @@ function validate330(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
+          const prop690 = data.openWorldHint;
+          if(prop690 !== undefined){
             const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
+            if(typeof prop690 !== "boolean"){
               validate330.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -19484,9 +20175,10 @@ function validate330(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.readOnlyHint !== undefined){
+            const prop691 = data.readOnlyHint;
+            if(prop691 !== undefined){
               const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
+              if(typeof prop691 !== "boolean"){
                 validate330.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -19496,9 +20188,10 @@ function validate330(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop692 = data.title;
+              if(prop692 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop692 !== "string"){
                   validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -19532,8 +20225,9 @@ function validate331(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.mode !== undefined){
-        let data0 = data.mode;
+      const prop693 = data.mode;
+      if(prop693 !== undefined){
+        let data0 = prop693;
         if(typeof data0 !== "string"){
           validate331.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
           return false;
@@ -19582,8 +20276,9 @@ function validate332(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop694 = data.error;
+        if(prop694 !== undefined){
+          let data0 = prop694;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -19595,8 +20290,9 @@ function validate332(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop695 = data0.code;
+                if(prop695 !== undefined){
+                  let data1 = prop695;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate332.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -19608,9 +20304,10 @@ function validate332(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop696 = data0.message;
+                  if(prop696 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop696 !== "string"){
                       validate332.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19638,8 +20335,9 @@ function validate332(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop697 = data0.code;
+                  if(prop697 !== undefined){
+                    let data3 = prop697;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate332.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -19655,8 +20353,9 @@ function validate332(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop698 = data0.data;
+                    if(prop698 !== undefined){
+                      let data4 = prop698;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -19666,9 +20365,10 @@ function validate332(data, context){
                             return false;
                           }
                           else {
-                            if(data4.requested !== undefined){
+                            const prop699 = data4.requested;
+                            if(prop699 !== undefined){
                               const _errs15 = errors;
-                              if(typeof data4.requested !== "string"){
+                              if(typeof prop699 !== "string"){
                                 validate332.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -19678,8 +20378,9 @@ function validate332(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data4.supported !== undefined){
-                                let data6 = data4.supported;
+                              const prop700 = data4.supported;
+                              if(prop700 !== undefined){
+                                let data6 = prop700;
                                 const _errs17 = errors;
                                 if(errors === _errs17){
                                   if(Array.isArray(data6)){
@@ -19736,8 +20437,9 @@ function validate332(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data8 = data.id;
+          const prop701 = data.id;
+          if(prop701 !== undefined){
+            let data8 = prop701;
             const _errs21 = errors;
             if((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))){
               validate332.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -19749,8 +20451,9 @@ function validate332(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data9 = data.jsonrpc;
+            const prop702 = data.jsonrpc;
+            if(prop702 !== undefined){
+              let data9 = prop702;
               const _errs24 = errors;
               if(typeof data9 !== "string"){
                 validate332.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -19795,8 +20498,9 @@ function validate333(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop703 = data.default;
+        if(prop703 !== undefined){
+          let data0 = prop703;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -19825,9 +20529,10 @@ function validate333(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop704 = data.description;
+          if(prop704 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop704 !== "string"){
               validate333.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19837,8 +20542,9 @@ function validate333(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop705 = data.items;
+            if(prop705 !== undefined){
+              let data3 = prop705;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -19848,8 +20554,9 @@ function validate333(data, context){
                     return false;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop706 = data3.enum;
+                    if(prop706 !== undefined){
+                      let data4 = prop706;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -19878,8 +20585,9 @@ function validate333(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop707 = data3.type;
+                      if(prop707 !== undefined){
+                        let data6 = prop707;
                         const _errs13 = errors;
                         if(typeof data6 !== "string"){
                           validate333.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19908,8 +20616,9 @@ function validate333(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop708 = data.maxItems;
+              if(prop708 !== undefined){
+                let data7 = prop708;
                 const _errs15 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   validate333.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19921,8 +20630,9 @@ function validate333(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop709 = data.minItems;
+                if(prop709 !== undefined){
+                  let data8 = prop709;
                   const _errs17 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     validate333.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19934,9 +20644,10 @@ function validate333(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop710 = data.title;
+                  if(prop710 !== undefined){
                     const _errs19 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop710 !== "string"){
                       validate333.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19946,8 +20657,9 @@ function validate333(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop711 = data.type;
+                    if(prop711 !== undefined){
+                      let data10 = prop711;
                       const _errs21 = errors;
                       if(typeof data10 !== "string"){
                         validate333.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19996,9 +20708,10 @@ function validate334(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop712 = data.default;
+        if(prop712 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop712 !== "string"){
             validate334.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -20008,9 +20721,10 @@ function validate334(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop713 = data.description;
+          if(prop713 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop713 !== "string"){
               validate334.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -20020,8 +20734,9 @@ function validate334(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop714 = data.enum;
+            if(prop714 !== undefined){
+              let data2 = prop714;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -20050,9 +20765,10 @@ function validate334(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop715 = data.title;
+              if(prop715 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop715 !== "string"){
                   validate334.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20062,8 +20778,9 @@ function validate334(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop716 = data.type;
+                if(prop716 !== undefined){
+                  let data5 = prop716;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
                     validate334.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -20121,8 +20838,9 @@ function validate335(data, context){
           return false;
         }
         else {
-          if(data.method !== undefined){
-            let data0 = data.method;
+          const prop717 = data.method;
+          if(prop717 !== undefined){
+            let data0 = prop717;
             const _errs3 = errors;
             if(typeof data0 !== "string"){
               validate335.errors = [{instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -20138,8 +20856,9 @@ function validate335(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.params !== undefined){
-              let data1 = data.params;
+            const prop718 = data.params;
+            if(prop718 !== undefined){
+              let data1 = prop718;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -20149,8 +20868,9 @@ function validate335(data, context){
                     return false;
                   }
                   else {
-                    if(data1.taskId !== undefined){
-                      if(typeof data1.taskId !== "string"){
+                    const prop719 = data1.taskId;
+                    if(prop719 !== undefined){
+                      if(typeof prop719 !== "string"){
                         validate335.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -20209,8 +20929,9 @@ function validate337(data, context){
           return false;
         }
         else {
-          if(data.resultType !== undefined){
-            let data0 = data.resultType;
+          const prop720 = data.resultType;
+          if(prop720 !== undefined){
+            let data0 = prop720;
             if(typeof data0 !== "string"){
               validate337.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
@@ -20253,9 +20974,10 @@ function validate339(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop721 = data.taskId;
+        if(prop721 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop721 !== "string"){
             validate339.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -20265,8 +20987,9 @@ function validate339(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop722 = data.status;
+          if(prop722 !== undefined){
+            let data1 = prop722;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate339.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -20282,9 +21005,10 @@ function validate339(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop723 = data.statusMessage;
+            if(prop723 !== undefined){
               const _errs5 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop723 !== "string"){
                 validate339.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -20294,9 +21018,10 @@ function validate339(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop724 = data.createdAt;
+              if(prop724 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop724 !== "string"){
                   validate339.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20306,9 +21031,10 @@ function validate339(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop725 = data.lastUpdatedAt;
+                if(prop725 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop725 !== "string"){
                     validate339.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -20318,8 +21044,9 @@ function validate339(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop726 = data.ttlMs;
+                  if(prop726 !== undefined){
+                    let data5 = prop726;
                     const _errs11 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate339.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema278.properties.ttlMs.type}}];
@@ -20345,8 +21072,9 @@ function validate339(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop727 = data.pollIntervalMs;
+                    if(prop727 !== undefined){
+                      let data6 = prop727;
                       const _errs13 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate339.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -20408,9 +21136,10 @@ function validate340(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop728 = data.taskId;
+        if(prop728 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop728 !== "string"){
             validate340.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -20420,8 +21149,9 @@ function validate340(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop729 = data.status;
+          if(prop729 !== undefined){
+            let data1 = prop729;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate340.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -20437,9 +21167,10 @@ function validate340(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop730 = data.statusMessage;
+            if(prop730 !== undefined){
               const _errs5 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop730 !== "string"){
                 validate340.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -20449,9 +21180,10 @@ function validate340(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop731 = data.createdAt;
+              if(prop731 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop731 !== "string"){
                   validate340.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -20461,9 +21193,10 @@ function validate340(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop732 = data.lastUpdatedAt;
+                if(prop732 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop732 !== "string"){
                     validate340.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -20473,8 +21206,9 @@ function validate340(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop733 = data.ttlMs;
+                  if(prop733 !== undefined){
+                    let data5 = prop733;
                     const _errs11 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate340.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema279.properties.ttlMs.type}}];
@@ -20500,8 +21234,9 @@ function validate340(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop734 = data.pollIntervalMs;
+                    if(prop734 !== undefined){
+                      let data6 = prop734;
                       const _errs13 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate340.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -20527,8 +21262,9 @@ function validate340(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.result !== undefined){
-                        let data7 = data.result;
+                      const prop735 = data.result;
+                      if(prop735 !== undefined){
+                        let data7 = prop735;
                         const _errs15 = errors;
                         if(errors === _errs15){
                           if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -20624,9 +21360,10 @@ function validate341(data, context){
                   return false;
                 }
                 else {
-                  if(data.taskId !== undefined){
+                  const prop736 = data.taskId;
+                  if(prop736 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop736 !== "string"){
                       validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -20636,8 +21373,9 @@ function validate341(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data.status !== undefined){
-                      let data1 = data.status;
+                    const prop737 = data.status;
+                    if(prop737 !== undefined){
+                      let data1 = prop737;
                       const _errs7 = errors;
                       if(typeof data1 !== "string"){
                         validate341.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/0/oneOf/0/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -20653,9 +21391,10 @@ function validate341(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data.statusMessage !== undefined){
+                      const prop738 = data.statusMessage;
+                      if(prop738 !== undefined){
                         const _errs9 = errors;
-                        if(typeof data.statusMessage !== "string"){
+                        if(typeof prop738 !== "string"){
                           validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -20665,9 +21404,10 @@ function validate341(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data.createdAt !== undefined){
+                        const prop739 = data.createdAt;
+                        if(prop739 !== undefined){
                           const _errs11 = errors;
-                          if(typeof data.createdAt !== "string"){
+                          if(typeof prop739 !== "string"){
                             validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -20677,9 +21417,10 @@ function validate341(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data.lastUpdatedAt !== undefined){
+                          const prop740 = data.lastUpdatedAt;
+                          if(prop740 !== undefined){
                             const _errs13 = errors;
-                            if(typeof data.lastUpdatedAt !== "string"){
+                            if(typeof prop740 !== "string"){
                               validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -20689,8 +21430,9 @@ function validate341(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data.ttlMs !== undefined){
-                              let data5 = data.ttlMs;
+                            const prop741 = data.ttlMs;
+                            if(prop741 !== undefined){
+                              let data5 = prop741;
                               const _errs15 = errors;
                               if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                                 validate341.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/0/oneOf/0/properties/ttlMs/type",keyword:"type",params:{type: schema280.allOf[0].oneOf[0].properties.ttlMs.type}}];
@@ -20716,8 +21458,9 @@ function validate341(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data.pollIntervalMs !== undefined){
-                                let data6 = data.pollIntervalMs;
+                              const prop742 = data.pollIntervalMs;
+                              if(prop742 !== undefined){
+                                let data6 = prop742;
                                 const _errs17 = errors;
                                 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                                   validate341.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/0/oneOf/0/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -20766,9 +21509,10 @@ function validate341(data, context){
                   return false;
                 }
                 else {
-                  if(data.taskId !== undefined){
+                  const prop743 = data.taskId;
+                  if(prop743 !== undefined){
                     const _errs21 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop743 !== "string"){
                       validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -20778,8 +21522,9 @@ function validate341(data, context){
                     var valid5 = true;
                   }
                   if(valid5){
-                    if(data.status !== undefined){
-                      let data8 = data.status;
+                    const prop744 = data.status;
+                    if(prop744 !== undefined){
+                      let data8 = prop744;
                       const _errs23 = errors;
                       if(typeof data8 !== "string"){
                         validate341.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/0/oneOf/1/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -20795,9 +21540,10 @@ function validate341(data, context){
                       var valid5 = true;
                     }
                     if(valid5){
-                      if(data.statusMessage !== undefined){
+                      const prop745 = data.statusMessage;
+                      if(prop745 !== undefined){
                         const _errs25 = errors;
-                        if(typeof data.statusMessage !== "string"){
+                        if(typeof prop745 !== "string"){
                           validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -20807,9 +21553,10 @@ function validate341(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data.createdAt !== undefined){
+                        const prop746 = data.createdAt;
+                        if(prop746 !== undefined){
                           const _errs27 = errors;
-                          if(typeof data.createdAt !== "string"){
+                          if(typeof prop746 !== "string"){
                             validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -20819,9 +21566,10 @@ function validate341(data, context){
                           var valid5 = true;
                         }
                         if(valid5){
-                          if(data.lastUpdatedAt !== undefined){
+                          const prop747 = data.lastUpdatedAt;
+                          if(prop747 !== undefined){
                             const _errs29 = errors;
-                            if(typeof data.lastUpdatedAt !== "string"){
+                            if(typeof prop747 !== "string"){
                               validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -20831,8 +21579,9 @@ function validate341(data, context){
                             var valid5 = true;
                           }
                           if(valid5){
-                            if(data.ttlMs !== undefined){
-                              let data12 = data.ttlMs;
+                            const prop748 = data.ttlMs;
+                            if(prop748 !== undefined){
+                              let data12 = prop748;
                               const _errs31 = errors;
                               if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
                                 validate341.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/0/oneOf/1/properties/ttlMs/type",keyword:"type",params:{type: schema280.allOf[0].oneOf[1].properties.ttlMs.type}}];
@@ -20858,8 +21607,9 @@ function validate341(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data.pollIntervalMs !== undefined){
-                                let data13 = data.pollIntervalMs;
+                              const prop749 = data.pollIntervalMs;
+                              if(prop749 !== undefined){
+                                let data13 = prop749;
                                 const _errs33 = errors;
                                 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                                   validate341.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/0/oneOf/1/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -20885,9 +21635,10 @@ function validate341(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data.inputRequests !== undefined){
+                                const prop750 = data.inputRequests;
+                                if(prop750 !== undefined){
                                   const _errs35 = errors;
-                                  if(!(validate77(data.inputRequests))){
+                                  if(!(validate77(prop750))){
                                     vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
                                     errors = vErrors.length;
                                   }
@@ -20921,9 +21672,10 @@ function validate341(data, context){
                   return false;
                 }
                 else {
-                  if(data.taskId !== undefined){
+                  const prop751 = data.taskId;
+                  if(prop751 !== undefined){
                     const _errs38 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop751 !== "string"){
                       validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -20933,8 +21685,9 @@ function validate341(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.status !== undefined){
-                      let data16 = data.status;
+                    const prop752 = data.status;
+                    if(prop752 !== undefined){
+                      let data16 = prop752;
                       const _errs40 = errors;
                       if(typeof data16 !== "string"){
                         validate341.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/0/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -20950,9 +21703,10 @@ function validate341(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.statusMessage !== undefined){
+                      const prop753 = data.statusMessage;
+                      if(prop753 !== undefined){
                         const _errs42 = errors;
-                        if(typeof data.statusMessage !== "string"){
+                        if(typeof prop753 !== "string"){
                           validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -20962,9 +21716,10 @@ function validate341(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.createdAt !== undefined){
+                        const prop754 = data.createdAt;
+                        if(prop754 !== undefined){
                           const _errs44 = errors;
-                          if(typeof data.createdAt !== "string"){
+                          if(typeof prop754 !== "string"){
                             validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -20974,9 +21729,10 @@ function validate341(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.lastUpdatedAt !== undefined){
+                          const prop755 = data.lastUpdatedAt;
+                          if(prop755 !== undefined){
                             const _errs46 = errors;
-                            if(typeof data.lastUpdatedAt !== "string"){
+                            if(typeof prop755 !== "string"){
                               validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -20986,8 +21742,9 @@ function validate341(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.ttlMs !== undefined){
-                              let data20 = data.ttlMs;
+                            const prop756 = data.ttlMs;
+                            if(prop756 !== undefined){
+                              let data20 = prop756;
                               const _errs48 = errors;
                               if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
                                 validate341.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/0/oneOf/2/properties/ttlMs/type",keyword:"type",params:{type: schema280.allOf[0].oneOf[2].properties.ttlMs.type}}];
@@ -21013,8 +21770,9 @@ function validate341(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data.pollIntervalMs !== undefined){
-                                let data21 = data.pollIntervalMs;
+                              const prop757 = data.pollIntervalMs;
+                              if(prop757 !== undefined){
+                                let data21 = prop757;
                                 const _errs50 = errors;
                                 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
                                   validate341.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/0/oneOf/2/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -21040,8 +21798,9 @@ function validate341(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data.result !== undefined){
-                                  let data22 = data.result;
+                                const prop758 = data.result;
+                                if(prop758 !== undefined){
+                                  let data22 = prop758;
                                   const _errs52 = errors;
                                   if(errors === _errs52){
                                     if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
@@ -21108,9 +21867,10 @@ function validate341(data, context){
                   return false;
                 }
                 else {
-                  if(data.taskId !== undefined){
+                  const prop759 = data.taskId;
+                  if(prop759 !== undefined){
                     const _errs59 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop759 !== "string"){
                       validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -21120,8 +21880,9 @@ function validate341(data, context){
                     var valid10 = true;
                   }
                   if(valid10){
-                    if(data.status !== undefined){
-                      let data24 = data.status;
+                    const prop760 = data.status;
+                    if(prop760 !== undefined){
+                      let data24 = prop760;
                       const _errs61 = errors;
                       if(typeof data24 !== "string"){
                         validate341.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/0/oneOf/3/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -21137,9 +21898,10 @@ function validate341(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.statusMessage !== undefined){
+                      const prop761 = data.statusMessage;
+                      if(prop761 !== undefined){
                         const _errs63 = errors;
-                        if(typeof data.statusMessage !== "string"){
+                        if(typeof prop761 !== "string"){
                           validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -21149,9 +21911,10 @@ function validate341(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.createdAt !== undefined){
+                        const prop762 = data.createdAt;
+                        if(prop762 !== undefined){
                           const _errs65 = errors;
-                          if(typeof data.createdAt !== "string"){
+                          if(typeof prop762 !== "string"){
                             validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -21161,9 +21924,10 @@ function validate341(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.lastUpdatedAt !== undefined){
+                          const prop763 = data.lastUpdatedAt;
+                          if(prop763 !== undefined){
                             const _errs67 = errors;
-                            if(typeof data.lastUpdatedAt !== "string"){
+                            if(typeof prop763 !== "string"){
                               validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -21173,8 +21937,9 @@ function validate341(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.ttlMs !== undefined){
-                              let data28 = data.ttlMs;
+                            const prop764 = data.ttlMs;
+                            if(prop764 !== undefined){
+                              let data28 = prop764;
                               const _errs69 = errors;
                               if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
                                 validate341.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/0/oneOf/3/properties/ttlMs/type",keyword:"type",params:{type: schema280.allOf[0].oneOf[3].properties.ttlMs.type}}];
@@ -21200,8 +21965,9 @@ function validate341(data, context){
                               var valid10 = true;
                             }
                             if(valid10){
-                              if(data.pollIntervalMs !== undefined){
-                                let data29 = data.pollIntervalMs;
+                              const prop765 = data.pollIntervalMs;
+                              if(prop765 !== undefined){
+                                let data29 = prop765;
                                 const _errs71 = errors;
                                 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
                                   validate341.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/0/oneOf/3/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -21227,8 +21993,9 @@ function validate341(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data.error !== undefined){
-                                  let data30 = data.error;
+                                const prop766 = data.error;
+                                if(prop766 !== undefined){
+                                  let data30 = prop766;
                                   const _errs73 = errors;
                                   const _errs74 = errors;
                                   if(errors === _errs74){
@@ -21239,8 +22006,9 @@ function validate341(data, context){
                                         return false;
                                       }
                                       else {
-                                        if(data30.code !== undefined){
-                                          let data31 = data30.code;
+                                        const prop767 = data30.code;
+                                        if(prop767 !== undefined){
+                                          let data31 = prop767;
                                           const _errs76 = errors;
                                           if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                                             validate341.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -21252,9 +22020,10 @@ function validate341(data, context){
                                           var valid12 = true;
                                         }
                                         if(valid12){
-                                          if(data30.message !== undefined){
+                                          const prop768 = data30.message;
+                                          if(prop768 !== undefined){
                                             const _errs78 = errors;
-                                            if(typeof data30.message !== "string"){
+                                            if(typeof prop768 !== "string"){
                                               validate341.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                                               return false;
                                             }
@@ -21301,9 +22070,10 @@ function validate341(data, context){
                   return false;
                 }
                 else {
-                  if(data.taskId !== undefined){
+                  const prop769 = data.taskId;
+                  if(prop769 !== undefined){
                     const _errs82 = errors;
-                    if(typeof data.taskId !== "string"){
+                    if(typeof prop769 !== "string"){
                       validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -21313,8 +22083,9 @@ function validate341(data, context){
                     var valid14 = true;
                   }
                   if(valid14){
-                    if(data.status !== undefined){
-                      let data34 = data.status;
+                    const prop770 = data.status;
+                    if(prop770 !== undefined){
+                      let data34 = prop770;
                       const _errs84 = errors;
                       if(typeof data34 !== "string"){
                         validate341.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/0/oneOf/4/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -21330,9 +22101,10 @@ function validate341(data, context){
                       var valid14 = true;
                     }
                     if(valid14){
-                      if(data.statusMessage !== undefined){
+                      const prop771 = data.statusMessage;
+                      if(prop771 !== undefined){
                         const _errs86 = errors;
-                        if(typeof data.statusMessage !== "string"){
+                        if(typeof prop771 !== "string"){
                           validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -21342,9 +22114,10 @@ function validate341(data, context){
                         var valid14 = true;
                       }
                       if(valid14){
-                        if(data.createdAt !== undefined){
+                        const prop772 = data.createdAt;
+                        if(prop772 !== undefined){
                           const _errs88 = errors;
-                          if(typeof data.createdAt !== "string"){
+                          if(typeof prop772 !== "string"){
                             validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -21354,9 +22127,10 @@ function validate341(data, context){
                           var valid14 = true;
                         }
                         if(valid14){
-                          if(data.lastUpdatedAt !== undefined){
+                          const prop773 = data.lastUpdatedAt;
+                          if(prop773 !== undefined){
                             const _errs90 = errors;
-                            if(typeof data.lastUpdatedAt !== "string"){
+                            if(typeof prop773 !== "string"){
                               validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -21366,8 +22140,9 @@ function validate341(data, context){
                             var valid14 = true;
                           }
                           if(valid14){
-                            if(data.ttlMs !== undefined){
-                              let data38 = data.ttlMs;
+                            const prop774 = data.ttlMs;
+                            if(prop774 !== undefined){
+                              let data38 = prop774;
                               const _errs92 = errors;
                               if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
                                 validate341.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/0/oneOf/4/properties/ttlMs/type",keyword:"type",params:{type: schema280.allOf[0].oneOf[4].properties.ttlMs.type}}];
@@ -21393,8 +22168,9 @@ function validate341(data, context){
                               var valid14 = true;
                             }
                             if(valid14){
-                              if(data.pollIntervalMs !== undefined){
-                                let data39 = data.pollIntervalMs;
+                              const prop775 = data.pollIntervalMs;
+                              if(prop775 !== undefined){
+                                let data39 = prop775;
                                 const _errs94 = errors;
                                 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
                                   validate341.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/0/oneOf/4/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -21473,9 +22249,10 @@ function validate343(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop776 = data.taskId;
+        if(prop776 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop776 !== "string"){
             validate343.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -21485,8 +22262,9 @@ function validate343(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop777 = data.status;
+          if(prop777 !== undefined){
+            let data1 = prop777;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate343.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -21502,9 +22280,10 @@ function validate343(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop778 = data.statusMessage;
+            if(prop778 !== undefined){
               const _errs5 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop778 !== "string"){
                 validate343.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -21514,9 +22293,10 @@ function validate343(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop779 = data.createdAt;
+              if(prop779 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop779 !== "string"){
                   validate343.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -21526,9 +22306,10 @@ function validate343(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop780 = data.lastUpdatedAt;
+                if(prop780 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop780 !== "string"){
                     validate343.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -21538,8 +22319,9 @@ function validate343(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop781 = data.ttlMs;
+                  if(prop781 !== undefined){
+                    let data5 = prop781;
                     const _errs11 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate343.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema282.properties.ttlMs.type}}];
@@ -21565,8 +22347,9 @@ function validate343(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop782 = data.pollIntervalMs;
+                    if(prop782 !== undefined){
+                      let data6 = prop782;
                       const _errs13 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate343.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -21592,8 +22375,9 @@ function validate343(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.error !== undefined){
-                        let data7 = data.error;
+                      const prop783 = data.error;
+                      if(prop783 !== undefined){
+                        let data7 = prop783;
                         const _errs15 = errors;
                         const _errs16 = errors;
                         if(errors === _errs16){
@@ -21604,8 +22388,9 @@ function validate343(data, context){
                               return false;
                             }
                             else {
-                              if(data7.code !== undefined){
-                                let data8 = data7.code;
+                              const prop784 = data7.code;
+                              if(prop784 !== undefined){
+                                let data8 = prop784;
                                 const _errs18 = errors;
                                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                                   validate343.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -21617,9 +22402,10 @@ function validate343(data, context){
                                 var valid2 = true;
                               }
                               if(valid2){
-                                if(data7.message !== undefined){
+                                const prop785 = data7.message;
+                                if(prop785 !== undefined){
                                   const _errs20 = errors;
-                                  if(typeof data7.message !== "string"){
+                                  if(typeof prop785 !== "string"){
                                     validate343.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -21687,8 +22473,9 @@ function validate344(data, context){
           return false;
         }
         else {
-          if(data.method !== undefined){
-            let data0 = data.method;
+          const prop786 = data.method;
+          if(prop786 !== undefined){
+            let data0 = prop786;
             const _errs3 = errors;
             if(typeof data0 !== "string"){
               validate344.errors = [{instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -21704,8 +22491,9 @@ function validate344(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.params !== undefined){
-              let data1 = data.params;
+            const prop787 = data.params;
+            if(prop787 !== undefined){
+              let data1 = prop787;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -21715,8 +22503,9 @@ function validate344(data, context){
                     return false;
                   }
                   else {
-                    if(data1.taskId !== undefined){
-                      if(typeof data1.taskId !== "string"){
+                    const prop788 = data1.taskId;
+                    if(prop788 !== undefined){
+                      if(typeof prop788 !== "string"){
                         validate344.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -21787,9 +22576,10 @@ function validate346(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop789 = data.taskId;
+                    if(prop789 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop789 !== "string"){
                         validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -21799,8 +22589,9 @@ function validate346(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data.status !== undefined){
-                        let data1 = data.status;
+                      const prop790 = data.status;
+                      if(prop790 !== undefined){
+                        let data1 = prop790;
                         const _errs8 = errors;
                         if(typeof data1 !== "string"){
                           validate346.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/0/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -21816,9 +22607,10 @@ function validate346(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data.statusMessage !== undefined){
+                        const prop791 = data.statusMessage;
+                        if(prop791 !== undefined){
                           const _errs10 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop791 !== "string"){
                             validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -21828,9 +22620,10 @@ function validate346(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data.createdAt !== undefined){
+                          const prop792 = data.createdAt;
+                          if(prop792 !== undefined){
                             const _errs12 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop792 !== "string"){
                               validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -21840,9 +22633,10 @@ function validate346(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop793 = data.lastUpdatedAt;
+                            if(prop793 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop793 !== "string"){
                                 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -21852,8 +22646,9 @@ function validate346(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data.ttlMs !== undefined){
-                                let data5 = data.ttlMs;
+                              const prop794 = data.ttlMs;
+                              if(prop794 !== undefined){
+                                let data5 = prop794;
                                 const _errs16 = errors;
                                 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                                   validate346.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/0/properties/ttlMs/type",keyword:"type",params:{type: schema285.allOf[1].oneOf[0].properties.ttlMs.type}}];
@@ -21879,8 +22674,9 @@ function validate346(data, context){
                                 var valid3 = true;
                               }
                               if(valid3){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data6 = data.pollIntervalMs;
+                                const prop795 = data.pollIntervalMs;
+                                if(prop795 !== undefined){
+                                  let data6 = prop795;
                                   const _errs18 = errors;
                                   if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                                     validate346.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/0/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -21929,9 +22725,10 @@ function validate346(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop796 = data.taskId;
+                    if(prop796 !== undefined){
                       const _errs22 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop796 !== "string"){
                         validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -21941,8 +22738,9 @@ function validate346(data, context){
                       var valid5 = true;
                     }
                     if(valid5){
-                      if(data.status !== undefined){
-                        let data8 = data.status;
+                      const prop797 = data.status;
+                      if(prop797 !== undefined){
+                        let data8 = prop797;
                         const _errs24 = errors;
                         if(typeof data8 !== "string"){
                           validate346.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/1/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -21958,9 +22756,10 @@ function validate346(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data.statusMessage !== undefined){
+                        const prop798 = data.statusMessage;
+                        if(prop798 !== undefined){
                           const _errs26 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop798 !== "string"){
                             validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -21970,9 +22769,10 @@ function validate346(data, context){
                           var valid5 = true;
                         }
                         if(valid5){
-                          if(data.createdAt !== undefined){
+                          const prop799 = data.createdAt;
+                          if(prop799 !== undefined){
                             const _errs28 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop799 !== "string"){
                               validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -21982,9 +22782,10 @@ function validate346(data, context){
                             var valid5 = true;
                           }
                           if(valid5){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop800 = data.lastUpdatedAt;
+                            if(prop800 !== undefined){
                               const _errs30 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop800 !== "string"){
                                 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -21994,8 +22795,9 @@ function validate346(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data.ttlMs !== undefined){
-                                let data12 = data.ttlMs;
+                              const prop801 = data.ttlMs;
+                              if(prop801 !== undefined){
+                                let data12 = prop801;
                                 const _errs32 = errors;
                                 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
                                   validate346.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/1/properties/ttlMs/type",keyword:"type",params:{type: schema285.allOf[1].oneOf[1].properties.ttlMs.type}}];
@@ -22021,8 +22823,9 @@ function validate346(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data13 = data.pollIntervalMs;
+                                const prop802 = data.pollIntervalMs;
+                                if(prop802 !== undefined){
+                                  let data13 = prop802;
                                   const _errs34 = errors;
                                   if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                                     validate346.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/1/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -22048,9 +22851,10 @@ function validate346(data, context){
                                   var valid5 = true;
                                 }
                                 if(valid5){
-                                  if(data.inputRequests !== undefined){
+                                  const prop803 = data.inputRequests;
+                                  if(prop803 !== undefined){
                                     const _errs36 = errors;
-                                    if(!(validate77(data.inputRequests))){
+                                    if(!(validate77(prop803))){
                                       vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
                                       errors = vErrors.length;
                                     }
@@ -22084,9 +22888,10 @@ function validate346(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop804 = data.taskId;
+                    if(prop804 !== undefined){
                       const _errs39 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop804 !== "string"){
                         validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -22096,8 +22901,9 @@ function validate346(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.status !== undefined){
-                        let data16 = data.status;
+                      const prop805 = data.status;
+                      if(prop805 !== undefined){
+                        let data16 = prop805;
                         const _errs41 = errors;
                         if(typeof data16 !== "string"){
                           validate346.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -22113,9 +22919,10 @@ function validate346(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.statusMessage !== undefined){
+                        const prop806 = data.statusMessage;
+                        if(prop806 !== undefined){
                           const _errs43 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop806 !== "string"){
                             validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -22125,9 +22932,10 @@ function validate346(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.createdAt !== undefined){
+                          const prop807 = data.createdAt;
+                          if(prop807 !== undefined){
                             const _errs45 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop807 !== "string"){
                               validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -22137,9 +22945,10 @@ function validate346(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop808 = data.lastUpdatedAt;
+                            if(prop808 !== undefined){
                               const _errs47 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop808 !== "string"){
                                 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -22149,8 +22958,9 @@ function validate346(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data.ttlMs !== undefined){
-                                let data20 = data.ttlMs;
+                              const prop809 = data.ttlMs;
+                              if(prop809 !== undefined){
+                                let data20 = prop809;
                                 const _errs49 = errors;
                                 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
                                   validate346.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/2/properties/ttlMs/type",keyword:"type",params:{type: schema285.allOf[1].oneOf[2].properties.ttlMs.type}}];
@@ -22176,8 +22986,9 @@ function validate346(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data21 = data.pollIntervalMs;
+                                const prop810 = data.pollIntervalMs;
+                                if(prop810 !== undefined){
+                                  let data21 = prop810;
                                   const _errs51 = errors;
                                   if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
                                     validate346.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/2/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -22203,8 +23014,9 @@ function validate346(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data.result !== undefined){
-                                    let data22 = data.result;
+                                  const prop811 = data.result;
+                                  if(prop811 !== undefined){
+                                    let data22 = prop811;
                                     const _errs53 = errors;
                                     if(errors === _errs53){
                                       if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
@@ -22271,9 +23083,10 @@ function validate346(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop812 = data.taskId;
+                    if(prop812 !== undefined){
                       const _errs60 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop812 !== "string"){
                         validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -22283,8 +23096,9 @@ function validate346(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.status !== undefined){
-                        let data24 = data.status;
+                      const prop813 = data.status;
+                      if(prop813 !== undefined){
+                        let data24 = prop813;
                         const _errs62 = errors;
                         if(typeof data24 !== "string"){
                           validate346.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/3/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -22300,9 +23114,10 @@ function validate346(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.statusMessage !== undefined){
+                        const prop814 = data.statusMessage;
+                        if(prop814 !== undefined){
                           const _errs64 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop814 !== "string"){
                             validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -22312,9 +23127,10 @@ function validate346(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.createdAt !== undefined){
+                          const prop815 = data.createdAt;
+                          if(prop815 !== undefined){
                             const _errs66 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop815 !== "string"){
                               validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -22324,9 +23140,10 @@ function validate346(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop816 = data.lastUpdatedAt;
+                            if(prop816 !== undefined){
                               const _errs68 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop816 !== "string"){
                                 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -22336,8 +23153,9 @@ function validate346(data, context){
                               var valid10 = true;
                             }
                             if(valid10){
-                              if(data.ttlMs !== undefined){
-                                let data28 = data.ttlMs;
+                              const prop817 = data.ttlMs;
+                              if(prop817 !== undefined){
+                                let data28 = prop817;
                                 const _errs70 = errors;
                                 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
                                   validate346.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/3/properties/ttlMs/type",keyword:"type",params:{type: schema285.allOf[1].oneOf[3].properties.ttlMs.type}}];
@@ -22363,8 +23181,9 @@ function validate346(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data29 = data.pollIntervalMs;
+                                const prop818 = data.pollIntervalMs;
+                                if(prop818 !== undefined){
+                                  let data29 = prop818;
                                   const _errs72 = errors;
                                   if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
                                     validate346.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/3/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -22390,8 +23209,9 @@ function validate346(data, context){
                                   var valid10 = true;
                                 }
                                 if(valid10){
-                                  if(data.error !== undefined){
-                                    let data30 = data.error;
+                                  const prop819 = data.error;
+                                  if(prop819 !== undefined){
+                                    let data30 = prop819;
                                     const _errs74 = errors;
                                     const _errs75 = errors;
                                     if(errors === _errs75){
@@ -22402,8 +23222,9 @@ function validate346(data, context){
                                           return false;
                                         }
                                         else {
-                                          if(data30.code !== undefined){
-                                            let data31 = data30.code;
+                                          const prop820 = data30.code;
+                                          if(prop820 !== undefined){
+                                            let data31 = prop820;
                                             const _errs77 = errors;
                                             if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                                               validate346.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -22415,9 +23236,10 @@ function validate346(data, context){
                                             var valid12 = true;
                                           }
                                           if(valid12){
-                                            if(data30.message !== undefined){
+                                            const prop821 = data30.message;
+                                            if(prop821 !== undefined){
                                               const _errs79 = errors;
-                                              if(typeof data30.message !== "string"){
+                                              if(typeof prop821 !== "string"){
                                                 validate346.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                                                 return false;
                                               }
@@ -22464,9 +23286,10 @@ function validate346(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop822 = data.taskId;
+                    if(prop822 !== undefined){
                       const _errs83 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop822 !== "string"){
                         validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -22476,8 +23299,9 @@ function validate346(data, context){
                       var valid14 = true;
                     }
                     if(valid14){
-                      if(data.status !== undefined){
-                        let data34 = data.status;
+                      const prop823 = data.status;
+                      if(prop823 !== undefined){
+                        let data34 = prop823;
                         const _errs85 = errors;
                         if(typeof data34 !== "string"){
                           validate346.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/4/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -22493,9 +23317,10 @@ function validate346(data, context){
                         var valid14 = true;
                       }
                       if(valid14){
-                        if(data.statusMessage !== undefined){
+                        const prop824 = data.statusMessage;
+                        if(prop824 !== undefined){
                           const _errs87 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop824 !== "string"){
                             validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -22505,9 +23330,10 @@ function validate346(data, context){
                           var valid14 = true;
                         }
                         if(valid14){
-                          if(data.createdAt !== undefined){
+                          const prop825 = data.createdAt;
+                          if(prop825 !== undefined){
                             const _errs89 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop825 !== "string"){
                               validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -22517,9 +23343,10 @@ function validate346(data, context){
                             var valid14 = true;
                           }
                           if(valid14){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop826 = data.lastUpdatedAt;
+                            if(prop826 !== undefined){
                               const _errs91 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop826 !== "string"){
                                 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -22529,8 +23356,9 @@ function validate346(data, context){
                               var valid14 = true;
                             }
                             if(valid14){
-                              if(data.ttlMs !== undefined){
-                                let data38 = data.ttlMs;
+                              const prop827 = data.ttlMs;
+                              if(prop827 !== undefined){
+                                let data38 = prop827;
                                 const _errs93 = errors;
                                 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
                                   validate346.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/4/properties/ttlMs/type",keyword:"type",params:{type: schema285.allOf[1].oneOf[4].properties.ttlMs.type}}];
@@ -22556,8 +23384,9 @@ function validate346(data, context){
                                 var valid14 = true;
                               }
                               if(valid14){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data39 = data.pollIntervalMs;
+                                const prop828 = data.pollIntervalMs;
+                                if(prop828 !== undefined){
+                                  let data39 = prop828;
                                   const _errs95 = errors;
                                   if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
                                     validate346.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/4/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -22623,8 +23452,9 @@ function validate346(data, context){
             return false;
           }
           else {
-            if(data.resultType !== undefined){
-              let data40 = data.resultType;
+            const prop829 = data.resultType;
+            if(prop829 !== undefined){
+              let data40 = prop829;
               if(typeof data40 !== "string"){
                 validate346.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
@@ -22668,9 +23498,10 @@ function validate349(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop830 = data.taskId;
+        if(prop830 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop830 !== "string"){
             validate349.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -22680,8 +23511,9 @@ function validate349(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop831 = data.status;
+          if(prop831 !== undefined){
+            let data1 = prop831;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate349.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -22697,9 +23529,10 @@ function validate349(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop832 = data.statusMessage;
+            if(prop832 !== undefined){
               const _errs5 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop832 !== "string"){
                 validate349.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -22709,9 +23542,10 @@ function validate349(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop833 = data.createdAt;
+              if(prop833 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop833 !== "string"){
                   validate349.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -22721,9 +23555,10 @@ function validate349(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop834 = data.lastUpdatedAt;
+                if(prop834 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop834 !== "string"){
                     validate349.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -22733,8 +23568,9 @@ function validate349(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop835 = data.ttlMs;
+                  if(prop835 !== undefined){
+                    let data5 = prop835;
                     const _errs11 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate349.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema287.properties.ttlMs.type}}];
@@ -22760,8 +23596,9 @@ function validate349(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop836 = data.pollIntervalMs;
+                    if(prop836 !== undefined){
+                      let data6 = prop836;
                       const _errs13 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate349.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -22787,9 +23624,10 @@ function validate349(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.inputRequests !== undefined){
+                      const prop837 = data.inputRequests;
+                      if(prop837 !== undefined){
                         const _errs15 = errors;
-                        if(!(validate77(data.inputRequests))){
+                        if(!(validate77(prop837))){
                           vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
                           errors = vErrors.length;
                         }
@@ -22836,9 +23674,10 @@ function validate351(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop838 = data.taskId;
+        if(prop838 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop838 !== "string"){
             validate351.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -22848,8 +23687,9 @@ function validate351(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop839 = data.status;
+          if(prop839 !== undefined){
+            let data1 = prop839;
             const _errs3 = errors;
             const _errs4 = errors;
             let valid1 = false;
@@ -23005,9 +23845,10 @@ function validate351(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop840 = data.statusMessage;
+            if(prop840 !== undefined){
               const _errs15 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop840 !== "string"){
                 validate351.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -23017,9 +23858,10 @@ function validate351(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop841 = data.createdAt;
+              if(prop841 !== undefined){
                 const _errs17 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop841 !== "string"){
                   validate351.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -23029,9 +23871,10 @@ function validate351(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop842 = data.lastUpdatedAt;
+                if(prop842 !== undefined){
                   const _errs19 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop842 !== "string"){
                     validate351.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -23041,8 +23884,9 @@ function validate351(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop843 = data.ttlMs;
+                  if(prop843 !== undefined){
+                    let data5 = prop843;
                     const _errs21 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate351.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema288.properties.ttlMs.type}}];
@@ -23068,8 +23912,9 @@ function validate351(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop844 = data.pollIntervalMs;
+                    if(prop844 !== undefined){
+                      let data6 = prop844;
                       const _errs23 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate351.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -23151,9 +23996,10 @@ function validate352(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop845 = data.taskId;
+                    if(prop845 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop845 !== "string"){
                         validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -23163,8 +24009,9 @@ function validate352(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data.status !== undefined){
-                        let data1 = data.status;
+                      const prop846 = data.status;
+                      if(prop846 !== undefined){
+                        let data1 = prop846;
                         const _errs8 = errors;
                         if(typeof data1 !== "string"){
                           validate352.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/0/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -23180,9 +24027,10 @@ function validate352(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data.statusMessage !== undefined){
+                        const prop847 = data.statusMessage;
+                        if(prop847 !== undefined){
                           const _errs10 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop847 !== "string"){
                             validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -23192,9 +24040,10 @@ function validate352(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data.createdAt !== undefined){
+                          const prop848 = data.createdAt;
+                          if(prop848 !== undefined){
                             const _errs12 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop848 !== "string"){
                               validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -23204,9 +24053,10 @@ function validate352(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop849 = data.lastUpdatedAt;
+                            if(prop849 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop849 !== "string"){
                                 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -23216,8 +24066,9 @@ function validate352(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data.ttlMs !== undefined){
-                                let data5 = data.ttlMs;
+                              const prop850 = data.ttlMs;
+                              if(prop850 !== undefined){
+                                let data5 = prop850;
                                 const _errs16 = errors;
                                 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                                   validate352.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/0/properties/ttlMs/type",keyword:"type",params:{type: schema289.allOf[1].oneOf[0].properties.ttlMs.type}}];
@@ -23243,8 +24094,9 @@ function validate352(data, context){
                                 var valid3 = true;
                               }
                               if(valid3){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data6 = data.pollIntervalMs;
+                                const prop851 = data.pollIntervalMs;
+                                if(prop851 !== undefined){
+                                  let data6 = prop851;
                                   const _errs18 = errors;
                                   if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                                     validate352.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/0/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -23293,9 +24145,10 @@ function validate352(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop852 = data.taskId;
+                    if(prop852 !== undefined){
                       const _errs22 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop852 !== "string"){
                         validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -23305,8 +24158,9 @@ function validate352(data, context){
                       var valid5 = true;
                     }
                     if(valid5){
-                      if(data.status !== undefined){
-                        let data8 = data.status;
+                      const prop853 = data.status;
+                      if(prop853 !== undefined){
+                        let data8 = prop853;
                         const _errs24 = errors;
                         if(typeof data8 !== "string"){
                           validate352.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/1/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -23322,9 +24176,10 @@ function validate352(data, context){
                         var valid5 = true;
                       }
                       if(valid5){
-                        if(data.statusMessage !== undefined){
+                        const prop854 = data.statusMessage;
+                        if(prop854 !== undefined){
                           const _errs26 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop854 !== "string"){
                             validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -23334,9 +24189,10 @@ function validate352(data, context){
                           var valid5 = true;
                         }
                         if(valid5){
-                          if(data.createdAt !== undefined){
+                          const prop855 = data.createdAt;
+                          if(prop855 !== undefined){
                             const _errs28 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop855 !== "string"){
                               validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -23346,9 +24202,10 @@ function validate352(data, context){
                             var valid5 = true;
                           }
                           if(valid5){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop856 = data.lastUpdatedAt;
+                            if(prop856 !== undefined){
                               const _errs30 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop856 !== "string"){
                                 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -23358,8 +24215,9 @@ function validate352(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data.ttlMs !== undefined){
-                                let data12 = data.ttlMs;
+                              const prop857 = data.ttlMs;
+                              if(prop857 !== undefined){
+                                let data12 = prop857;
                                 const _errs32 = errors;
                                 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
                                   validate352.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/1/properties/ttlMs/type",keyword:"type",params:{type: schema289.allOf[1].oneOf[1].properties.ttlMs.type}}];
@@ -23385,8 +24243,9 @@ function validate352(data, context){
                                 var valid5 = true;
                               }
                               if(valid5){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data13 = data.pollIntervalMs;
+                                const prop858 = data.pollIntervalMs;
+                                if(prop858 !== undefined){
+                                  let data13 = prop858;
                                   const _errs34 = errors;
                                   if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                                     validate352.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/1/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -23412,9 +24271,10 @@ function validate352(data, context){
                                   var valid5 = true;
                                 }
                                 if(valid5){
-                                  if(data.inputRequests !== undefined){
+                                  const prop859 = data.inputRequests;
+                                  if(prop859 !== undefined){
                                     const _errs36 = errors;
-                                    if(!(validate77(data.inputRequests))){
+                                    if(!(validate77(prop859))){
                                       vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
                                       errors = vErrors.length;
                                     }
@@ -23448,9 +24308,10 @@ function validate352(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop860 = data.taskId;
+                    if(prop860 !== undefined){
                       const _errs39 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop860 !== "string"){
                         validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -23460,8 +24321,9 @@ function validate352(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.status !== undefined){
-                        let data16 = data.status;
+                      const prop861 = data.status;
+                      if(prop861 !== undefined){
+                        let data16 = prop861;
                         const _errs41 = errors;
                         if(typeof data16 !== "string"){
                           validate352.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -23477,9 +24339,10 @@ function validate352(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.statusMessage !== undefined){
+                        const prop862 = data.statusMessage;
+                        if(prop862 !== undefined){
                           const _errs43 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop862 !== "string"){
                             validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -23489,9 +24352,10 @@ function validate352(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.createdAt !== undefined){
+                          const prop863 = data.createdAt;
+                          if(prop863 !== undefined){
                             const _errs45 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop863 !== "string"){
                               validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -23501,9 +24365,10 @@ function validate352(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop864 = data.lastUpdatedAt;
+                            if(prop864 !== undefined){
                               const _errs47 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop864 !== "string"){
                                 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -23513,8 +24378,9 @@ function validate352(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data.ttlMs !== undefined){
-                                let data20 = data.ttlMs;
+                              const prop865 = data.ttlMs;
+                              if(prop865 !== undefined){
+                                let data20 = prop865;
                                 const _errs49 = errors;
                                 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
                                   validate352.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/2/properties/ttlMs/type",keyword:"type",params:{type: schema289.allOf[1].oneOf[2].properties.ttlMs.type}}];
@@ -23540,8 +24406,9 @@ function validate352(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data21 = data.pollIntervalMs;
+                                const prop866 = data.pollIntervalMs;
+                                if(prop866 !== undefined){
+                                  let data21 = prop866;
                                   const _errs51 = errors;
                                   if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
                                     validate352.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/2/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -23567,8 +24434,9 @@ function validate352(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data.result !== undefined){
-                                    let data22 = data.result;
+                                  const prop867 = data.result;
+                                  if(prop867 !== undefined){
+                                    let data22 = prop867;
                                     const _errs53 = errors;
                                     if(errors === _errs53){
                                       if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
@@ -23635,9 +24503,10 @@ function validate352(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop868 = data.taskId;
+                    if(prop868 !== undefined){
                       const _errs60 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop868 !== "string"){
                         validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -23647,8 +24516,9 @@ function validate352(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.status !== undefined){
-                        let data24 = data.status;
+                      const prop869 = data.status;
+                      if(prop869 !== undefined){
+                        let data24 = prop869;
                         const _errs62 = errors;
                         if(typeof data24 !== "string"){
                           validate352.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/3/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -23664,9 +24534,10 @@ function validate352(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.statusMessage !== undefined){
+                        const prop870 = data.statusMessage;
+                        if(prop870 !== undefined){
                           const _errs64 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop870 !== "string"){
                             validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -23676,9 +24547,10 @@ function validate352(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.createdAt !== undefined){
+                          const prop871 = data.createdAt;
+                          if(prop871 !== undefined){
                             const _errs66 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop871 !== "string"){
                               validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -23688,9 +24560,10 @@ function validate352(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop872 = data.lastUpdatedAt;
+                            if(prop872 !== undefined){
                               const _errs68 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop872 !== "string"){
                                 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -23700,8 +24573,9 @@ function validate352(data, context){
                               var valid10 = true;
                             }
                             if(valid10){
-                              if(data.ttlMs !== undefined){
-                                let data28 = data.ttlMs;
+                              const prop873 = data.ttlMs;
+                              if(prop873 !== undefined){
+                                let data28 = prop873;
                                 const _errs70 = errors;
                                 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
                                   validate352.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/3/properties/ttlMs/type",keyword:"type",params:{type: schema289.allOf[1].oneOf[3].properties.ttlMs.type}}];
@@ -23727,8 +24601,9 @@ function validate352(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data29 = data.pollIntervalMs;
+                                const prop874 = data.pollIntervalMs;
+                                if(prop874 !== undefined){
+                                  let data29 = prop874;
                                   const _errs72 = errors;
                                   if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
                                     validate352.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/3/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -23754,8 +24629,9 @@ function validate352(data, context){
                                   var valid10 = true;
                                 }
                                 if(valid10){
-                                  if(data.error !== undefined){
-                                    let data30 = data.error;
+                                  const prop875 = data.error;
+                                  if(prop875 !== undefined){
+                                    let data30 = prop875;
                                     const _errs74 = errors;
                                     const _errs75 = errors;
                                     if(errors === _errs75){
@@ -23766,8 +24642,9 @@ function validate352(data, context){
                                           return false;
                                         }
                                         else {
-                                          if(data30.code !== undefined){
-                                            let data31 = data30.code;
+                                          const prop876 = data30.code;
+                                          if(prop876 !== undefined){
+                                            let data31 = prop876;
                                             const _errs77 = errors;
                                             if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                                               validate352.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -23779,9 +24656,10 @@ function validate352(data, context){
                                             var valid12 = true;
                                           }
                                           if(valid12){
-                                            if(data30.message !== undefined){
+                                            const prop877 = data30.message;
+                                            if(prop877 !== undefined){
                                               const _errs79 = errors;
-                                              if(typeof data30.message !== "string"){
+                                              if(typeof prop877 !== "string"){
                                                 validate352.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                                                 return false;
                                               }
@@ -23828,9 +24706,10 @@ function validate352(data, context){
                     return false;
                   }
                   else {
-                    if(data.taskId !== undefined){
+                    const prop878 = data.taskId;
+                    if(prop878 !== undefined){
                       const _errs83 = errors;
-                      if(typeof data.taskId !== "string"){
+                      if(typeof prop878 !== "string"){
                         validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -23840,8 +24719,9 @@ function validate352(data, context){
                       var valid14 = true;
                     }
                     if(valid14){
-                      if(data.status !== undefined){
-                        let data34 = data.status;
+                      const prop879 = data.status;
+                      if(prop879 !== undefined){
+                        let data34 = prop879;
                         const _errs85 = errors;
                         if(typeof data34 !== "string"){
                           validate352.errors = [{instancePath:instancePath+"/status",schemaPath:"#/allOf/1/oneOf/4/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -23857,9 +24737,10 @@ function validate352(data, context){
                         var valid14 = true;
                       }
                       if(valid14){
-                        if(data.statusMessage !== undefined){
+                        const prop880 = data.statusMessage;
+                        if(prop880 !== undefined){
                           const _errs87 = errors;
-                          if(typeof data.statusMessage !== "string"){
+                          if(typeof prop880 !== "string"){
                             validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -23869,9 +24750,10 @@ function validate352(data, context){
                           var valid14 = true;
                         }
                         if(valid14){
-                          if(data.createdAt !== undefined){
+                          const prop881 = data.createdAt;
+                          if(prop881 !== undefined){
                             const _errs89 = errors;
-                            if(typeof data.createdAt !== "string"){
+                            if(typeof prop881 !== "string"){
                               validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -23881,9 +24763,10 @@ function validate352(data, context){
                             var valid14 = true;
                           }
                           if(valid14){
-                            if(data.lastUpdatedAt !== undefined){
+                            const prop882 = data.lastUpdatedAt;
+                            if(prop882 !== undefined){
                               const _errs91 = errors;
-                              if(typeof data.lastUpdatedAt !== "string"){
+                              if(typeof prop882 !== "string"){
                                 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -23893,8 +24776,9 @@ function validate352(data, context){
                               var valid14 = true;
                             }
                             if(valid14){
-                              if(data.ttlMs !== undefined){
-                                let data38 = data.ttlMs;
+                              const prop883 = data.ttlMs;
+                              if(prop883 !== undefined){
+                                let data38 = prop883;
                                 const _errs93 = errors;
                                 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
                                   validate352.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/allOf/1/oneOf/4/properties/ttlMs/type",keyword:"type",params:{type: schema289.allOf[1].oneOf[4].properties.ttlMs.type}}];
@@ -23920,8 +24804,9 @@ function validate352(data, context){
                                 var valid14 = true;
                               }
                               if(valid14){
-                                if(data.pollIntervalMs !== undefined){
-                                  let data39 = data.pollIntervalMs;
+                                const prop884 = data.pollIntervalMs;
+                                if(prop884 !== undefined){
+                                  let data39 = prop884;
                                   const _errs95 = errors;
                                   if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
                                     validate352.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/allOf/1/oneOf/4/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -24043,8 +24928,9 @@ function validate355(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop885 = data.jsonrpc;
+        if(prop885 !== undefined){
+          let data0 = prop885;
           const _errs3 = errors;
           if(typeof data0 !== "string"){
             validate355.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -24060,9 +24946,10 @@ function validate355(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.method !== undefined){
+          const prop886 = data.method;
+          if(prop886 !== undefined){
             const _errs5 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop886 !== "string"){
               validate355.errors = [{instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -24072,8 +24959,9 @@ function validate355(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop887 = data.params;
+            if(prop887 !== undefined){
+              let data2 = prop887;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -24108,8 +24996,9 @@ function validate355(data, context){
           return false;
         }
         else {
-          if(data.method !== undefined){
-            let data3 = data.method;
+          const prop888 = data.method;
+          if(prop888 !== undefined){
+            let data3 = prop888;
             const _errs12 = errors;
             if(typeof data3 !== "string"){
               validate355.errors = [{instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -24125,8 +25014,9 @@ function validate355(data, context){
             var valid3 = true;
           }
           if(valid3){
-            if(data.params !== undefined){
-              let data4 = data.params;
+            const prop889 = data.params;
+            if(prop889 !== undefined){
+              let data4 = prop889;
               const _errs14 = errors;
               const _errs15 = errors;
               if(!(validate253(data4))){
@@ -24156,9 +25046,10 @@ function validate355(data, context){
                                 return false;
                               }
                               else {
-                                if(data4.taskId !== undefined){
+                                const prop890 = data4.taskId;
+                                if(prop890 !== undefined){
                                   const _errs21 = errors;
-                                  if(typeof data4.taskId !== "string"){
+                                  if(typeof prop890 !== "string"){
                                     validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -24168,8 +25059,9 @@ function validate355(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data4.status !== undefined){
-                                    let data6 = data4.status;
+                                  const prop891 = data4.status;
+                                  if(prop891 !== undefined){
+                                    let data6 = prop891;
                                     const _errs23 = errors;
                                     if(typeof data6 !== "string"){
                                       validate355.errors = [{instancePath:instancePath+"/params/status",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -24185,9 +25077,10 @@ function validate355(data, context){
                                     var valid7 = true;
                                   }
                                   if(valid7){
-                                    if(data4.statusMessage !== undefined){
+                                    const prop892 = data4.statusMessage;
+                                    if(prop892 !== undefined){
                                       const _errs25 = errors;
-                                      if(typeof data4.statusMessage !== "string"){
+                                      if(typeof prop892 !== "string"){
                                         validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -24197,9 +25090,10 @@ function validate355(data, context){
                                       var valid7 = true;
                                     }
                                     if(valid7){
-                                      if(data4.createdAt !== undefined){
+                                      const prop893 = data4.createdAt;
+                                      if(prop893 !== undefined){
                                         const _errs27 = errors;
-                                        if(typeof data4.createdAt !== "string"){
+                                        if(typeof prop893 !== "string"){
                                           validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -24209,9 +25103,10 @@ function validate355(data, context){
                                         var valid7 = true;
                                       }
                                       if(valid7){
-                                        if(data4.lastUpdatedAt !== undefined){
+                                        const prop894 = data4.lastUpdatedAt;
+                                        if(prop894 !== undefined){
                                           const _errs29 = errors;
-                                          if(typeof data4.lastUpdatedAt !== "string"){
+                                          if(typeof prop894 !== "string"){
                                             validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -24221,8 +25116,9 @@ function validate355(data, context){
                                           var valid7 = true;
                                         }
                                         if(valid7){
-                                          if(data4.ttlMs !== undefined){
-                                            let data10 = data4.ttlMs;
+                                          const prop895 = data4.ttlMs;
+                                          if(prop895 !== undefined){
+                                            let data10 = prop895;
                                             const _errs31 = errors;
                                             if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
                                               validate355.errors = [{instancePath:instancePath+"/params/ttlMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/ttlMs/type",keyword:"type",params:{type: schema291.allOf[1].properties.params.allOf[1].oneOf[0].properties.ttlMs.type}}];
@@ -24248,8 +25144,9 @@ function validate355(data, context){
                                             var valid7 = true;
                                           }
                                           if(valid7){
-                                            if(data4.pollIntervalMs !== undefined){
-                                              let data11 = data4.pollIntervalMs;
+                                            const prop896 = data4.pollIntervalMs;
+                                            if(prop896 !== undefined){
+                                              let data11 = prop896;
                                               const _errs33 = errors;
                                               if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
                                                 validate355.errors = [{instancePath:instancePath+"/params/pollIntervalMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -24298,9 +25195,10 @@ function validate355(data, context){
                                 return false;
                               }
                               else {
-                                if(data4.taskId !== undefined){
+                                const prop897 = data4.taskId;
+                                if(prop897 !== undefined){
                                   const _errs37 = errors;
-                                  if(typeof data4.taskId !== "string"){
+                                  if(typeof prop897 !== "string"){
                                     validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -24310,8 +25208,9 @@ function validate355(data, context){
                                   var valid9 = true;
                                 }
                                 if(valid9){
-                                  if(data4.status !== undefined){
-                                    let data13 = data4.status;
+                                  const prop898 = data4.status;
+                                  if(prop898 !== undefined){
+                                    let data13 = prop898;
                                     const _errs39 = errors;
                                     if(typeof data13 !== "string"){
                                       validate355.errors = [{instancePath:instancePath+"/params/status",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -24327,9 +25226,10 @@ function validate355(data, context){
                                     var valid9 = true;
                                   }
                                   if(valid9){
-                                    if(data4.statusMessage !== undefined){
+                                    const prop899 = data4.statusMessage;
+                                    if(prop899 !== undefined){
                                       const _errs41 = errors;
-                                      if(typeof data4.statusMessage !== "string"){
+                                      if(typeof prop899 !== "string"){
                                         validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -24339,9 +25239,10 @@ function validate355(data, context){
                                       var valid9 = true;
                                     }
                                     if(valid9){
-                                      if(data4.createdAt !== undefined){
+                                      const prop900 = data4.createdAt;
+                                      if(prop900 !== undefined){
                                         const _errs43 = errors;
-                                        if(typeof data4.createdAt !== "string"){
+                                        if(typeof prop900 !== "string"){
                                           validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -24351,9 +25252,10 @@ function validate355(data, context){
                                         var valid9 = true;
                                       }
                                       if(valid9){
-                                        if(data4.lastUpdatedAt !== undefined){
+                                        const prop901 = data4.lastUpdatedAt;
+                                        if(prop901 !== undefined){
                                           const _errs45 = errors;
-                                          if(typeof data4.lastUpdatedAt !== "string"){
+                                          if(typeof prop901 !== "string"){
                                             validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -24363,8 +25265,9 @@ function validate355(data, context){
                                           var valid9 = true;
                                         }
                                         if(valid9){
-                                          if(data4.ttlMs !== undefined){
-                                            let data17 = data4.ttlMs;
+                                          const prop902 = data4.ttlMs;
+                                          if(prop902 !== undefined){
+                                            let data17 = prop902;
                                             const _errs47 = errors;
                                             if((!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) && (data17 !== null)){
                                               validate355.errors = [{instancePath:instancePath+"/params/ttlMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/ttlMs/type",keyword:"type",params:{type: schema291.allOf[1].properties.params.allOf[1].oneOf[1].properties.ttlMs.type}}];
@@ -24390,8 +25293,9 @@ function validate355(data, context){
                                             var valid9 = true;
                                           }
                                           if(valid9){
-                                            if(data4.pollIntervalMs !== undefined){
-                                              let data18 = data4.pollIntervalMs;
+                                            const prop903 = data4.pollIntervalMs;
+                                            if(prop903 !== undefined){
+                                              let data18 = prop903;
                                               const _errs49 = errors;
                                               if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
                                                 validate355.errors = [{instancePath:instancePath+"/params/pollIntervalMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -24417,9 +25321,10 @@ function validate355(data, context){
                                               var valid9 = true;
                                             }
                                             if(valid9){
-                                              if(data4.inputRequests !== undefined){
+                                              const prop904 = data4.inputRequests;
+                                              if(prop904 !== undefined){
                                                 const _errs51 = errors;
-                                                if(!(validate77(data4.inputRequests))){
+                                                if(!(validate77(prop904))){
                                                   vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/params/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/params/inputRequests"));
                                                   errors = vErrors.length;
                                                 }
@@ -24453,9 +25358,10 @@ function validate355(data, context){
                                 return false;
                               }
                               else {
-                                if(data4.taskId !== undefined){
+                                const prop905 = data4.taskId;
+                                if(prop905 !== undefined){
                                   const _errs54 = errors;
-                                  if(typeof data4.taskId !== "string"){
+                                  if(typeof prop905 !== "string"){
                                     validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -24465,8 +25371,9 @@ function validate355(data, context){
                                   var valid11 = true;
                                 }
                                 if(valid11){
-                                  if(data4.status !== undefined){
-                                    let data21 = data4.status;
+                                  const prop906 = data4.status;
+                                  if(prop906 !== undefined){
+                                    let data21 = prop906;
                                     const _errs56 = errors;
                                     if(typeof data21 !== "string"){
                                       validate355.errors = [{instancePath:instancePath+"/params/status",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -24482,9 +25389,10 @@ function validate355(data, context){
                                     var valid11 = true;
                                   }
                                   if(valid11){
-                                    if(data4.statusMessage !== undefined){
+                                    const prop907 = data4.statusMessage;
+                                    if(prop907 !== undefined){
                                       const _errs58 = errors;
-                                      if(typeof data4.statusMessage !== "string"){
+                                      if(typeof prop907 !== "string"){
                                         validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -24494,9 +25402,10 @@ function validate355(data, context){
                                       var valid11 = true;
                                     }
                                     if(valid11){
-                                      if(data4.createdAt !== undefined){
+                                      const prop908 = data4.createdAt;
+                                      if(prop908 !== undefined){
                                         const _errs60 = errors;
-                                        if(typeof data4.createdAt !== "string"){
+                                        if(typeof prop908 !== "string"){
                                           validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -24506,9 +25415,10 @@ function validate355(data, context){
                                         var valid11 = true;
                                       }
                                       if(valid11){
-                                        if(data4.lastUpdatedAt !== undefined){
+                                        const prop909 = data4.lastUpdatedAt;
+                                        if(prop909 !== undefined){
                                           const _errs62 = errors;
-                                          if(typeof data4.lastUpdatedAt !== "string"){
+                                          if(typeof prop909 !== "string"){
                                             validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -24518,8 +25428,9 @@ function validate355(data, context){
                                           var valid11 = true;
                                         }
                                         if(valid11){
-                                          if(data4.ttlMs !== undefined){
-                                            let data25 = data4.ttlMs;
+                                          const prop910 = data4.ttlMs;
+                                          if(prop910 !== undefined){
+                                            let data25 = prop910;
                                             const _errs64 = errors;
                                             if((!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) && (data25 !== null)){
                                               validate355.errors = [{instancePath:instancePath+"/params/ttlMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/ttlMs/type",keyword:"type",params:{type: schema291.allOf[1].properties.params.allOf[1].oneOf[2].properties.ttlMs.type}}];
@@ -24545,8 +25456,9 @@ function validate355(data, context){
                                             var valid11 = true;
                                           }
                                           if(valid11){
-                                            if(data4.pollIntervalMs !== undefined){
-                                              let data26 = data4.pollIntervalMs;
+                                            const prop911 = data4.pollIntervalMs;
+                                            if(prop911 !== undefined){
+                                              let data26 = prop911;
                                               const _errs66 = errors;
                                               if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
                                                 validate355.errors = [{instancePath:instancePath+"/params/pollIntervalMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -24572,8 +25484,9 @@ function validate355(data, context){
                                               var valid11 = true;
                                             }
                                             if(valid11){
-                                              if(data4.result !== undefined){
-                                                let data27 = data4.result;
+                                              const prop912 = data4.result;
+                                              if(prop912 !== undefined){
+                                                let data27 = prop912;
                                                 const _errs68 = errors;
                                                 if(errors === _errs68){
                                                   if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
@@ -24640,9 +25553,10 @@ function validate355(data, context){
                                 return false;
                               }
                               else {
-                                if(data4.taskId !== undefined){
+                                const prop913 = data4.taskId;
+                                if(prop913 !== undefined){
                                   const _errs75 = errors;
-                                  if(typeof data4.taskId !== "string"){
+                                  if(typeof prop913 !== "string"){
                                     validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -24652,8 +25566,9 @@ function validate355(data, context){
                                   var valid14 = true;
                                 }
                                 if(valid14){
-                                  if(data4.status !== undefined){
-                                    let data29 = data4.status;
+                                  const prop914 = data4.status;
+                                  if(prop914 !== undefined){
+                                    let data29 = prop914;
                                     const _errs77 = errors;
                                     if(typeof data29 !== "string"){
                                       validate355.errors = [{instancePath:instancePath+"/params/status",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -24669,9 +25584,10 @@ function validate355(data, context){
                                     var valid14 = true;
                                   }
                                   if(valid14){
-                                    if(data4.statusMessage !== undefined){
+                                    const prop915 = data4.statusMessage;
+                                    if(prop915 !== undefined){
                                       const _errs79 = errors;
-                                      if(typeof data4.statusMessage !== "string"){
+                                      if(typeof prop915 !== "string"){
                                         validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -24681,9 +25597,10 @@ function validate355(data, context){
                                       var valid14 = true;
                                     }
                                     if(valid14){
-                                      if(data4.createdAt !== undefined){
+                                      const prop916 = data4.createdAt;
+                                      if(prop916 !== undefined){
                                         const _errs81 = errors;
-                                        if(typeof data4.createdAt !== "string"){
+                                        if(typeof prop916 !== "string"){
                                           validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -24693,9 +25610,10 @@ function validate355(data, context){
                                         var valid14 = true;
                                       }
                                       if(valid14){
-                                        if(data4.lastUpdatedAt !== undefined){
+                                        const prop917 = data4.lastUpdatedAt;
+                                        if(prop917 !== undefined){
                                           const _errs83 = errors;
-                                          if(typeof data4.lastUpdatedAt !== "string"){
+                                          if(typeof prop917 !== "string"){
                                             validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -24705,8 +25623,9 @@ function validate355(data, context){
                                           var valid14 = true;
                                         }
                                         if(valid14){
-                                          if(data4.ttlMs !== undefined){
-                                            let data33 = data4.ttlMs;
+                                          const prop918 = data4.ttlMs;
+                                          if(prop918 !== undefined){
+                                            let data33 = prop918;
                                             const _errs85 = errors;
                                             if((!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) && (data33 !== null)){
                                               validate355.errors = [{instancePath:instancePath+"/params/ttlMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/ttlMs/type",keyword:"type",params:{type: schema291.allOf[1].properties.params.allOf[1].oneOf[3].properties.ttlMs.type}}];
@@ -24732,8 +25651,9 @@ function validate355(data, context){
                                             var valid14 = true;
                                           }
                                           if(valid14){
-                                            if(data4.pollIntervalMs !== undefined){
-                                              let data34 = data4.pollIntervalMs;
+                                            const prop919 = data4.pollIntervalMs;
+                                            if(prop919 !== undefined){
+                                              let data34 = prop919;
                                               const _errs87 = errors;
                                               if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
                                                 validate355.errors = [{instancePath:instancePath+"/params/pollIntervalMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -24759,8 +25679,9 @@ function validate355(data, context){
                                               var valid14 = true;
                                             }
                                             if(valid14){
-                                              if(data4.error !== undefined){
-                                                let data35 = data4.error;
+                                              const prop920 = data4.error;
+                                              if(prop920 !== undefined){
+                                                let data35 = prop920;
                                                 const _errs89 = errors;
                                                 const _errs90 = errors;
                                                 if(errors === _errs90){
@@ -24771,8 +25692,9 @@ function validate355(data, context){
                                                       return false;
                                                     }
                                                     else {
-                                                      if(data35.code !== undefined){
-                                                        let data36 = data35.code;
+                                                      const prop921 = data35.code;
+                                                      if(prop921 !== undefined){
+                                                        let data36 = prop921;
                                                         const _errs92 = errors;
                                                         if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
                                                           validate355.errors = [{instancePath:instancePath+"/params/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -24784,9 +25706,10 @@ function validate355(data, context){
                                                         var valid16 = true;
                                                       }
                                                       if(valid16){
-                                                        if(data35.message !== undefined){
+                                                        const prop922 = data35.message;
+                                                        if(prop922 !== undefined){
                                                           const _errs94 = errors;
-                                                          if(typeof data35.message !== "string"){
+                                                          if(typeof prop922 !== "string"){
                                                             validate355.errors = [{instancePath:instancePath+"/params/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                                                             return false;
                                                           }
@@ -24833,9 +25756,10 @@ function validate355(data, context){
                                 return false;
                               }
                               else {
-                                if(data4.taskId !== undefined){
+                                const prop923 = data4.taskId;
+                                if(prop923 !== undefined){
                                   const _errs98 = errors;
-                                  if(typeof data4.taskId !== "string"){
+                                  if(typeof prop923 !== "string"){
                                     validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -24845,8 +25769,9 @@ function validate355(data, context){
                                   var valid18 = true;
                                 }
                                 if(valid18){
-                                  if(data4.status !== undefined){
-                                    let data39 = data4.status;
+                                  const prop924 = data4.status;
+                                  if(prop924 !== undefined){
+                                    let data39 = prop924;
                                     const _errs100 = errors;
                                     if(typeof data39 !== "string"){
                                       validate355.errors = [{instancePath:instancePath+"/params/status",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -24862,9 +25787,10 @@ function validate355(data, context){
                                     var valid18 = true;
                                   }
                                   if(valid18){
-                                    if(data4.statusMessage !== undefined){
+                                    const prop925 = data4.statusMessage;
+                                    if(prop925 !== undefined){
                                       const _errs102 = errors;
-                                      if(typeof data4.statusMessage !== "string"){
+                                      if(typeof prop925 !== "string"){
                                         validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -24874,9 +25800,10 @@ function validate355(data, context){
                                       var valid18 = true;
                                     }
                                     if(valid18){
-                                      if(data4.createdAt !== undefined){
+                                      const prop926 = data4.createdAt;
+                                      if(prop926 !== undefined){
                                         const _errs104 = errors;
-                                        if(typeof data4.createdAt !== "string"){
+                                        if(typeof prop926 !== "string"){
                                           validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                                           return false;
                                         }
@@ -24886,9 +25813,10 @@ function validate355(data, context){
                                         var valid18 = true;
                                       }
                                       if(valid18){
-                                        if(data4.lastUpdatedAt !== undefined){
+                                        const prop927 = data4.lastUpdatedAt;
+                                        if(prop927 !== undefined){
                                           const _errs106 = errors;
-                                          if(typeof data4.lastUpdatedAt !== "string"){
+                                          if(typeof prop927 !== "string"){
                                             validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                                             return false;
                                           }
@@ -24898,8 +25826,9 @@ function validate355(data, context){
                                           var valid18 = true;
                                         }
                                         if(valid18){
-                                          if(data4.ttlMs !== undefined){
-                                            let data43 = data4.ttlMs;
+                                          const prop928 = data4.ttlMs;
+                                          if(prop928 !== undefined){
+                                            let data43 = prop928;
                                             const _errs108 = errors;
                                             if((!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) && (data43 !== null)){
                                               validate355.errors = [{instancePath:instancePath+"/params/ttlMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/ttlMs/type",keyword:"type",params:{type: schema291.allOf[1].properties.params.allOf[1].oneOf[4].properties.ttlMs.type}}];
@@ -24925,8 +25854,9 @@ function validate355(data, context){
                                             var valid18 = true;
                                           }
                                           if(valid18){
-                                            if(data4.pollIntervalMs !== undefined){
-                                              let data44 = data4.pollIntervalMs;
+                                            const prop929 = data4.pollIntervalMs;
+                                            if(prop929 !== undefined){
+                                              let data44 = prop929;
                                               const _errs110 = errors;
                                               if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
                                                 validate355.errors = [{instancePath:instancePath+"/params/pollIntervalMs",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];
@@ -25219,8 +26149,9 @@ function validate359(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.taskIds !== undefined){
-        let data0 = data.taskIds;
+      const prop930 = data.taskIds;
+      if(prop930 !== undefined){
+        let data0 = prop930;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -25268,8 +26199,9 @@ function validate360(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.taskIds !== undefined){
-        let data0 = data.taskIds;
+      const prop931 = data.taskIds;
+      if(prop931 !== undefined){
+        let data0 = prop931;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -25390,8 +26322,9 @@ function validate362(data, context){
           return false;
         }
         else {
-          if(data.method !== undefined){
-            let data0 = data.method;
+          const prop932 = data.method;
+          if(prop932 !== undefined){
+            let data0 = prop932;
             const _errs3 = errors;
             if(typeof data0 !== "string"){
               validate362.errors = [{instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -25407,8 +26340,9 @@ function validate362(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.params !== undefined){
-              let data1 = data.params;
+            const prop933 = data.params;
+            if(prop933 !== undefined){
+              let data1 = prop933;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -25418,9 +26352,10 @@ function validate362(data, context){
                     return false;
                   }
                   else {
-                    if(data1.taskId !== undefined){
+                    const prop934 = data1.taskId;
+                    if(prop934 !== undefined){
                       const _errs7 = errors;
-                      if(typeof data1.taskId !== "string"){
+                      if(typeof prop934 !== "string"){
                         validate362.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -25430,9 +26365,10 @@ function validate362(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.inputResponses !== undefined){
+                      const prop935 = data1.inputResponses;
+                      if(prop935 !== undefined){
                         const _errs9 = errors;
-                        if(!(validate28(data1.inputResponses))){
+                        if(!(validate28(prop935))){
                           vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/params/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/params/inputResponses"));
                           errors = vErrors.length;
                         }
@@ -25496,8 +26432,9 @@ function validate365(data, context){
           return false;
         }
         else {
-          if(data.resultType !== undefined){
-            let data0 = data.resultType;
+          const prop936 = data.resultType;
+          if(prop936 !== undefined){
+            let data0 = prop936;
             if(typeof data0 !== "string"){
               validate365.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
@@ -25540,9 +26477,10 @@ function validate367(data, context){
         return false;
       }
       else {
-        if(data.taskId !== undefined){
+        const prop937 = data.taskId;
+        if(prop937 !== undefined){
           const _errs1 = errors;
-          if(typeof data.taskId !== "string"){
+          if(typeof prop937 !== "string"){
             validate367.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -25552,8 +26490,9 @@ function validate367(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.status !== undefined){
-            let data1 = data.status;
+          const prop938 = data.status;
+          if(prop938 !== undefined){
+            let data1 = prop938;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate367.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
@@ -25569,9 +26508,10 @@ function validate367(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.statusMessage !== undefined){
+            const prop939 = data.statusMessage;
+            if(prop939 !== undefined){
               const _errs5 = errors;
-              if(typeof data.statusMessage !== "string"){
+              if(typeof prop939 !== "string"){
                 validate367.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -25581,9 +26521,10 @@ function validate367(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.createdAt !== undefined){
+              const prop940 = data.createdAt;
+              if(prop940 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.createdAt !== "string"){
+                if(typeof prop940 !== "string"){
                   validate367.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -25593,9 +26534,10 @@ function validate367(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.lastUpdatedAt !== undefined){
+                const prop941 = data.lastUpdatedAt;
+                if(prop941 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.lastUpdatedAt !== "string"){
+                  if(typeof prop941 !== "string"){
                     validate367.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -25605,8 +26547,9 @@ function validate367(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data5 = data.ttlMs;
+                  const prop942 = data.ttlMs;
+                  if(prop942 !== undefined){
+                    let data5 = prop942;
                     const _errs11 = errors;
                     if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
                       validate367.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: schema300.properties.ttlMs.type}}];
@@ -25632,8 +26575,9 @@ function validate367(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.pollIntervalMs !== undefined){
-                      let data6 = data.pollIntervalMs;
+                    const prop943 = data.pollIntervalMs;
+                    if(prop943 !== undefined){
+                      let data6 = prop943;
                       const _errs13 = errors;
                       if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                         validate367.errors = [{instancePath:instancePath+"/pollIntervalMs",schemaPath:"#/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"}}];

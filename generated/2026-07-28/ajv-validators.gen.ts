@@ -29,8 +29,9 @@ function validate10(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.audience !== undefined){
-        let data0 = data.audience;
+      const prop0 = data.audience;
+      if(prop0 !== undefined){
+        let data0 = prop0;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -64,9 +65,10 @@ function validate10(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.lastModified !== undefined){
+        const prop1 = data.lastModified;
+        if(prop1 !== undefined){
           const _errs6 = errors;
-          if(typeof data.lastModified !== "string"){
+          if(typeof prop1 !== "string"){
             validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -76,8 +78,9 @@ function validate10(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.priority !== undefined){
-            let data3 = data.priority;
+          const prop2 = data.priority;
+          if(prop2 !== undefined){
+            let data3 = prop2;
             const _errs8 = errors;
             if(errors === _errs8){
               if(typeof data3 == "number"){
@@ -137,8 +140,9 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop3 = data._meta;
+        if(prop3 !== undefined){
+          let data0 = prop3;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate11.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -150,9 +154,10 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop4 = data.annotations;
+          if(prop4 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop4))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -162,9 +167,10 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop5 = data.data;
+            if(prop5 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop5 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -174,9 +180,10 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop6 = data.mimeType;
+              if(prop6 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop6 !== "string"){
                   validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -186,8 +193,9 @@ function validate11(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop7 = data.type;
+                if(prop7 !== undefined){
+                  let data4 = prop7;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -237,9 +245,10 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop8 = data.name;
+        if(prop8 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop8 !== "string"){
             validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -249,9 +258,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop9 = data.title;
+          if(prop9 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop9 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -292,8 +302,9 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop10 = data._meta;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate14.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -305,9 +316,10 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.blob !== undefined){
+          const prop11 = data.blob;
+          if(prop11 !== undefined){
             const _errs4 = errors;
-            if(typeof data.blob !== "string"){
+            if(typeof prop11 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -317,9 +329,10 @@ function validate14(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.mimeType !== undefined){
+            const prop12 = data.mimeType;
+            if(prop12 !== undefined){
               const _errs6 = errors;
-              if(typeof data.mimeType !== "string"){
+              if(typeof prop12 !== "string"){
                 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -329,9 +342,10 @@ function validate14(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop13 = data.uri;
+              if(prop13 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop13 !== "string"){
                   validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -374,9 +388,10 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop14 = data.default;
+        if(prop14 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "boolean"){
+          if(typeof prop14 !== "boolean"){
             validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -386,9 +401,10 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop15 = data.description;
+          if(prop15 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop15 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -398,9 +414,10 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.title !== undefined){
+            const prop16 = data.title;
+            if(prop16 !== undefined){
               const _errs5 = errors;
-              if(typeof data.title !== "string"){
+              if(typeof prop16 !== "string"){
                 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -410,8 +427,9 @@ function validate15(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop17 = data.type;
+              if(prop17 !== undefined){
+                let data3 = prop17;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -469,9 +487,10 @@ function validate18(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop18 = data.description;
+        if(prop18 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop18 !== "string"){
             validate18.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -481,8 +500,9 @@ function validate18(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.icons !== undefined){
-            let data1 = data.icons;
+          const prop19 = data.icons;
+          if(prop19 !== undefined){
+            let data1 = prop19;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -500,9 +520,10 @@ function validate18(data, context){
                         return false;
                       }
                       else {
-                        if(data2.mimeType !== undefined){
+                        const prop20 = data2.mimeType;
+                        if(prop20 !== undefined){
                           const _errs8 = errors;
-                          if(typeof data2.mimeType !== "string"){
+                          if(typeof prop20 !== "string"){
                             validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -512,8 +533,9 @@ function validate18(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data2.sizes !== undefined){
-                            let data4 = data2.sizes;
+                          const prop21 = data2.sizes;
+                          if(prop21 !== undefined){
+                            let data4 = prop21;
                             const _errs10 = errors;
                             if(errors === _errs10){
                               if(Array.isArray(data4)){
@@ -542,9 +564,10 @@ function validate18(data, context){
                             var valid3 = true;
                           }
                           if(valid3){
-                            if(data2.src !== undefined){
+                            const prop22 = data2.src;
+                            if(prop22 !== undefined){
                               const _errs14 = errors;
-                              if(typeof data2.src !== "string"){
+                              if(typeof prop22 !== "string"){
                                 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -554,8 +577,9 @@ function validate18(data, context){
                               var valid3 = true;
                             }
                             if(valid3){
-                              if(data2.theme !== undefined){
-                                let data7 = data2.theme;
+                              const prop23 = data2.theme;
+                              if(prop23 !== undefined){
+                                let data7 = prop23;
                                 const _errs16 = errors;
                                 if(typeof data7 !== "string"){
                                   validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -597,9 +621,10 @@ function validate18(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.name !== undefined){
+            const prop24 = data.name;
+            if(prop24 !== undefined){
               const _errs18 = errors;
-              if(typeof data.name !== "string"){
+              if(typeof prop24 !== "string"){
                 validate18.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -609,9 +634,10 @@ function validate18(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop25 = data.title;
+              if(prop25 !== undefined){
                 const _errs20 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop25 !== "string"){
                   validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -621,9 +647,10 @@ function validate18(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.version !== undefined){
+                const prop26 = data.version;
+                if(prop26 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.version !== "string"){
+                  if(typeof prop26 !== "string"){
                     validate18.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -633,9 +660,10 @@ function validate18(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.websiteUrl !== undefined){
+                  const prop27 = data.websiteUrl;
+                  if(prop27 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.websiteUrl !== "string"){
+                    if(typeof prop27 !== "string"){
                       validate18.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -668,8 +696,9 @@ function validate17(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
-        if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
+      const prop28 = data["io.modelcontextprotocol/serverInfo"];
+      if(prop28 !== undefined){
+        if(!(validate18(prop28))){
           vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
           errors = vErrors.length;
         }
@@ -698,9 +727,10 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop29 = data._meta;
+        if(prop29 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop29))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -710,8 +740,9 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop30 = data.cacheScope;
+          if(prop30 !== undefined){
+            let data1 = prop30;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -727,9 +758,10 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
+            const prop31 = data.resultType;
+            if(prop31 !== undefined){
               const _errs4 = errors;
-              if(typeof data.resultType !== "string"){
+              if(typeof prop31 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -739,8 +771,9 @@ function validate16(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.ttlMs !== undefined){
-                let data3 = data.ttlMs;
+              const prop32 = data.ttlMs;
+              if(prop32 !== undefined){
+                let data3 = prop32;
                 const _errs6 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate16.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -811,13 +844,15 @@ function validate24(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.elicitation !== undefined){
-        let data0 = data.elicitation;
+      const prop33 = data.elicitation;
+      if(prop33 !== undefined){
+        let data0 = prop33;
         const _errs1 = errors;
         if(errors === _errs1){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            if(data0.form !== undefined){
-              let data1 = data0.form;
+            const prop34 = data0.form;
+            if(prop34 !== undefined){
+              let data1 = prop34;
               const _errs3 = errors;
               const _errs4 = errors;
               if(errors === _errs4){
@@ -845,8 +880,9 @@ function validate24(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data0.url !== undefined){
-                let data3 = data0.url;
+              const prop35 = data0.url;
+              if(prop35 !== undefined){
+                let data3 = prop35;
                 const _errs8 = errors;
                 const _errs9 = errors;
                 if(errors === _errs9){
@@ -886,8 +922,9 @@ function validate24(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data5 = data.experimental;
+        const prop36 = data.experimental;
+        if(prop36 !== undefined){
+          let data5 = prop36;
           const _errs13 = errors;
           if(errors === _errs13){
             if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -931,8 +968,9 @@ function validate24(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.extensions !== undefined){
-            let data8 = data.extensions;
+          const prop37 = data.extensions;
+          if(prop37 !== undefined){
+            let data8 = prop37;
             const _errs21 = errors;
             if(errors === _errs21){
               if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -976,8 +1014,9 @@ function validate24(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.roots !== undefined){
-              let data11 = data.roots;
+            const prop38 = data.roots;
+            if(prop38 !== undefined){
+              let data11 = prop38;
               const _errs29 = errors;
               if(errors === _errs29){
                 if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
@@ -991,13 +1030,15 @@ function validate24(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.sampling !== undefined){
-                let data12 = data.sampling;
+              const prop39 = data.sampling;
+              if(prop39 !== undefined){
+                let data12 = prop39;
                 const _errs31 = errors;
                 if(errors === _errs31){
                   if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-                    if(data12.context !== undefined){
-                      let data13 = data12.context;
+                    const prop40 = data12.context;
+                    if(prop40 !== undefined){
+                      let data13 = prop40;
                       const _errs33 = errors;
                       const _errs34 = errors;
                       if(errors === _errs34){
@@ -1025,8 +1066,9 @@ function validate24(data, context){
                       var valid12 = true;
                     }
                     if(valid12){
-                      if(data12.tools !== undefined){
-                        let data15 = data12.tools;
+                      const prop41 = data12.tools;
+                      if(prop41 !== undefined){
+                        let data15 = prop41;
                         const _errs38 = errors;
                         const _errs39 = errors;
                         if(errors === _errs39){
@@ -1093,9 +1135,10 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
+        const prop42 = data["io.modelcontextprotocol/clientCapabilities"];
+        if(prop42 !== undefined){
           const _errs1 = errors;
-          if(!(validate24(data["io.modelcontextprotocol/clientCapabilities"]))){
+          if(!(validate24(prop42))){
             vErrors = vErrors === null ? rebaseErrors(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(rebaseErrors(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
             errors = vErrors.length;
           }
@@ -1105,9 +1148,10 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
+          const prop43 = data["io.modelcontextprotocol/clientInfo"];
+          if(prop43 !== undefined){
             const _errs2 = errors;
-            if(!(validate18(data["io.modelcontextprotocol/clientInfo"]))){
+            if(!(validate18(prop43))){
               vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
               errors = vErrors.length;
             }
@@ -1117,8 +1161,9 @@ function validate23(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data["io.modelcontextprotocol/logLevel"] !== undefined){
-              let data2 = data["io.modelcontextprotocol/logLevel"];
+            const prop44 = data["io.modelcontextprotocol/logLevel"];
+            if(prop44 !== undefined){
+              let data2 = prop44;
               const _errs3 = errors;
               if(typeof data2 !== "string"){
                 validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -1134,9 +1179,10 @@ function validate23(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
+              const prop45 = data["io.modelcontextprotocol/protocolVersion"];
+              if(prop45 !== undefined){
                 const _errs6 = errors;
-                if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
+                if(typeof prop45 !== "string"){
                   validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1146,8 +1192,9 @@ function validate23(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.progressToken !== undefined){
-                  let data4 = data.progressToken;
+                const prop46 = data.progressToken;
+                if(prop46 !== undefined){
+                  let data4 = prop46;
                   const _errs8 = errors;
                   if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
                     validate23.errors = [{instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema35.type}}];
@@ -1202,8 +1249,9 @@ function validate31(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop47 = data._meta;
+        if(prop47 !== undefined){
+          let data0 = prop47;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate31.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1215,9 +1263,10 @@ function validate31(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop48 = data.annotations;
+          if(prop48 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop48))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1227,9 +1276,10 @@ function validate31(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop49 = data.text;
+            if(prop49 !== undefined){
               const _errs5 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop49 !== "string"){
                 validate31.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1239,8 +1289,9 @@ function validate31(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop50 = data.type;
+              if(prop50 !== undefined){
+                let data3 = prop50;
                 const _errs7 = errors;
                 if(typeof data3 !== "string"){
                   validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1286,8 +1337,9 @@ function validate33(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop51 = data._meta;
+        if(prop51 !== undefined){
+          let data0 = prop51;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate33.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1299,9 +1351,10 @@ function validate33(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop52 = data.annotations;
+          if(prop52 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop52))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1311,9 +1364,10 @@ function validate33(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.data !== undefined){
+            const prop53 = data.data;
+            if(prop53 !== undefined){
               const _errs5 = errors;
-              if(typeof data.data !== "string"){
+              if(typeof prop53 !== "string"){
                 validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1323,9 +1377,10 @@ function validate33(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.mimeType !== undefined){
+              const prop54 = data.mimeType;
+              if(prop54 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.mimeType !== "string"){
+                if(typeof prop54 !== "string"){
                   validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1335,8 +1390,9 @@ function validate33(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop55 = data.type;
+                if(prop55 !== undefined){
+                  let data4 = prop55;
                   const _errs9 = errors;
                   if(typeof data4 !== "string"){
                     validate33.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1383,8 +1439,9 @@ function validate35(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop56 = data._meta;
+        if(prop56 !== undefined){
+          let data0 = prop56;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate35.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1396,9 +1453,10 @@ function validate35(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
+          const prop57 = data.id;
+          if(prop57 !== undefined){
             const _errs4 = errors;
-            if(typeof data.id !== "string"){
+            if(typeof prop57 !== "string"){
               validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -1408,8 +1466,9 @@ function validate35(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.input !== undefined){
-              let data2 = data.input;
+            const prop58 = data.input;
+            if(prop58 !== undefined){
+              let data2 = prop58;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -1425,9 +1484,10 @@ function validate35(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop59 = data.name;
+              if(prop59 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop59 !== "string"){
                   validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1437,8 +1497,9 @@ function validate35(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data4 = data.type;
+                const prop60 = data.type;
+                if(prop60 !== undefined){
+                  let data4 = prop60;
                   const _errs11 = errors;
                   if(typeof data4 !== "string"){
                     validate35.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1491,8 +1552,9 @@ function validate38(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop61 = data._meta;
+        if(prop61 !== undefined){
+          let data0 = prop61;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate38.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1504,9 +1566,10 @@ function validate38(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop62 = data.annotations;
+          if(prop62 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop62))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1516,9 +1579,10 @@ function validate38(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop63 = data.description;
+            if(prop63 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop63 !== "string"){
                 validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1528,8 +1592,9 @@ function validate38(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop64 = data.icons;
+              if(prop64 !== undefined){
+                let data3 = prop64;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -1547,9 +1612,10 @@ function validate38(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop65 = data4.mimeType;
+                            if(prop65 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop65 !== "string"){
                                 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -1559,8 +1625,9 @@ function validate38(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop66 = data4.sizes;
+                              if(prop66 !== undefined){
+                                let data6 = prop66;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -1589,9 +1656,10 @@ function validate38(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop67 = data4.src;
+                                if(prop67 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop67 !== "string"){
                                     validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -1601,8 +1669,9 @@ function validate38(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop68 = data4.theme;
+                                  if(prop68 !== undefined){
+                                    let data9 = prop68;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -1644,9 +1713,10 @@ function validate38(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop69 = data.mimeType;
+                if(prop69 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop69 !== "string"){
                     validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -1656,9 +1726,10 @@ function validate38(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop70 = data.name;
+                  if(prop70 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop70 !== "string"){
                       validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1668,8 +1739,9 @@ function validate38(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop71 = data.size;
+                    if(prop71 !== undefined){
+                      let data12 = prop71;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate38.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -1681,9 +1753,10 @@ function validate38(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop72 = data.title;
+                      if(prop72 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop72 !== "string"){
                           validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -1693,8 +1766,9 @@ function validate38(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.type !== undefined){
-                          let data14 = data.type;
+                        const prop73 = data.type;
+                        if(prop73 !== undefined){
+                          let data14 = prop73;
                           const _errs30 = errors;
                           if(typeof data14 !== "string"){
                             validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -1710,9 +1784,10 @@ function validate38(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.uri !== undefined){
+                          const prop74 = data.uri;
+                          if(prop74 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.uri !== "string"){
+                            if(typeof prop74 !== "string"){
                               validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -1761,8 +1836,9 @@ function validate42(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop75 = data._meta;
+        if(prop75 !== undefined){
+          let data0 = prop75;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1774,9 +1850,10 @@ function validate42(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop76 = data.mimeType;
+          if(prop76 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop76 !== "string"){
               validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -1786,9 +1863,10 @@ function validate42(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.text !== undefined){
+            const prop77 = data.text;
+            if(prop77 !== undefined){
               const _errs6 = errors;
-              if(typeof data.text !== "string"){
+              if(typeof prop77 !== "string"){
                 validate42.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -1798,9 +1876,10 @@ function validate42(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop78 = data.uri;
+              if(prop78 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop78 !== "string"){
                   validate42.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -1837,8 +1916,9 @@ function validate40(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop79 = data._meta;
+        if(prop79 !== undefined){
+          let data0 = prop79;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -1850,9 +1930,10 @@ function validate40(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop80 = data.annotations;
+          if(prop80 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop80))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -1862,8 +1943,9 @@ function validate40(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resource !== undefined){
-              let data2 = data.resource;
+            const prop81 = data.resource;
+            if(prop81 !== undefined){
+              let data2 = prop81;
               const _errs5 = errors;
               const _errs6 = errors;
               let valid2 = false;
@@ -1912,8 +1994,9 @@ function validate40(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.type !== undefined){
-                let data3 = data.type;
+              const prop82 = data.type;
+              if(prop82 !== undefined){
+                let data3 = prop82;
                 const _errs9 = errors;
                 if(typeof data3 !== "string"){
                   validate40.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2022,8 +2105,9 @@ function validate36(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop83 = data._meta;
+        if(prop83 !== undefined){
+          let data0 = prop83;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2035,8 +2119,9 @@ function validate36(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop84 = data.content;
+          if(prop84 !== undefined){
+            let data1 = prop84;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -2065,9 +2150,10 @@ function validate36(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop85 = data.isError;
+            if(prop85 !== undefined){
               const _errs7 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop85 !== "boolean"){
                 validate36.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -2077,9 +2163,10 @@ function validate36(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.toolUseId !== undefined){
+              const prop86 = data.toolUseId;
+              if(prop86 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.toolUseId !== "string"){
+                if(typeof prop86 !== "string"){
                   validate36.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -2089,8 +2176,9 @@ function validate36(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop87 = data.type;
+                if(prop87 !== undefined){
+                  let data5 = prop87;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
                     validate36.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -2203,8 +2291,9 @@ function validate30(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop88 = data._meta;
+        if(prop88 !== undefined){
+          let data0 = prop88;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate30.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2216,8 +2305,9 @@ function validate30(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop89 = data.content;
+          if(prop89 !== undefined){
+            let data1 = prop89;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = true;
@@ -2350,9 +2440,10 @@ function validate30(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.model !== undefined){
+            const prop90 = data.model;
+            if(prop90 !== undefined){
               const _errs19 = errors;
-              if(typeof data.model !== "string"){
+              if(typeof prop90 !== "string"){
                 validate30.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2362,8 +2453,9 @@ function validate30(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.role !== undefined){
-                let data4 = data.role;
+              const prop91 = data.role;
+              if(prop91 !== undefined){
+                let data4 = prop91;
                 const _errs21 = errors;
                 if(typeof data4 !== "string"){
                   validate30.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -2379,9 +2471,10 @@ function validate30(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.stopReason !== undefined){
+                const prop92 = data.stopReason;
+                if(prop92 !== undefined){
                   const _errs24 = errors;
-                  if(typeof data.stopReason !== "string"){
+                  if(typeof prop92 !== "string"){
                     validate30.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -2425,8 +2518,9 @@ function validate65(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop93 = data._meta;
+        if(prop93 !== undefined){
+          let data0 = prop93;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate65.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -2438,9 +2532,10 @@ function validate65(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop94 = data.name;
+          if(prop94 !== undefined){
             const _errs4 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop94 !== "string"){
               validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -2450,9 +2545,10 @@ function validate65(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop95 = data.uri;
+            if(prop95 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop95 !== "string"){
                 validate65.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -2488,8 +2584,9 @@ function validate64(data, context){
         return false;
       }
       else {
-        if(data.roots !== undefined){
-          let data0 = data.roots;
+        const prop96 = data.roots;
+        if(prop96 !== undefined){
+          let data0 = prop96;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -2564,8 +2661,9 @@ function validate29(data, context){
             errors++;
           }
           else {
-            if(data.action !== undefined){
-              let data0 = data.action;
+            const prop97 = data.action;
+            if(prop97 !== undefined){
+              let data0 = prop97;
               const _errs6 = errors;
               if(typeof data0 !== "string"){
                 const err1 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
@@ -2593,8 +2691,9 @@ function validate29(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.content !== undefined){
-                let data1 = data.content;
+              const prop98 = data.content;
+              if(prop98 !== undefined){
+                let data1 = prop98;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2744,9 +2843,10 @@ function validate22(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop99 = data._meta;
+        if(prop99 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop99))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -2756,8 +2856,9 @@ function validate22(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop100 = data.arguments;
+          if(prop100 !== undefined){
+            let data1 = prop100;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -2773,9 +2874,10 @@ function validate22(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.inputResponses !== undefined){
+            const prop101 = data.inputResponses;
+            if(prop101 !== undefined){
               const _errs5 = errors;
-              if(!(validate28(data.inputResponses))){
+              if(!(validate28(prop101))){
                 vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
                 errors = vErrors.length;
               }
@@ -2785,9 +2887,10 @@ function validate22(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop102 = data.name;
+              if(prop102 !== undefined){
                 const _errs6 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop102 !== "string"){
                   validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -2797,9 +2900,10 @@ function validate22(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.requestState !== undefined){
+                const prop103 = data.requestState;
+                if(prop103 !== undefined){
                   const _errs8 = errors;
-                  if(typeof data.requestState !== "string"){
+                  if(typeof prop103 !== "string"){
                     validate22.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -2837,8 +2941,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop104 = data.id;
+        if(prop104 !== undefined){
+          let data0 = prop104;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate21.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -2850,8 +2955,9 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop105 = data.jsonrpc;
+          if(prop105 !== undefined){
+            let data1 = prop105;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -2867,8 +2973,9 @@ function validate21(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop106 = data.method;
+            if(prop106 !== undefined){
+              let data2 = prop106;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -2884,9 +2991,10 @@ function validate21(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop107 = data.params;
+              if(prop107 !== undefined){
                 const _errs8 = errors;
-                if(!(validate22(data.params))){
+                if(!(validate22(prop107))){
                   vErrors = vErrors === null ? rebaseErrors(validate22.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate22.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -2932,9 +3040,10 @@ function validate71(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop108 = data._meta;
+        if(prop108 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop108))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -2944,8 +3053,9 @@ function validate71(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop109 = data.content;
+          if(prop109 !== undefined){
+            let data1 = prop109;
             const _errs2 = errors;
             if(errors === _errs2){
               if(Array.isArray(data1)){
@@ -2974,9 +3084,10 @@ function validate71(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.isError !== undefined){
+            const prop110 = data.isError;
+            if(prop110 !== undefined){
               const _errs5 = errors;
-              if(typeof data.isError !== "boolean"){
+              if(typeof prop110 !== "boolean"){
                 validate71.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -2986,8 +3097,9 @@ function validate71(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop111 = data.resultType;
+              if(prop111 !== undefined){
+                let data4 = prop111;
                 const _errs7 = errors;
                 if(typeof data4 !== "string"){
                   validate71.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -3057,8 +3169,9 @@ function validate81(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop112 = data._meta;
+        if(prop112 !== undefined){
+          let data0 = prop112;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate81.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -3070,8 +3183,9 @@ function validate81(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop113 = data.content;
+          if(prop113 !== undefined){
+            let data1 = prop113;
             const _errs4 = errors;
             const _errs5 = errors;
             let valid2 = true;
@@ -3204,8 +3318,9 @@ function validate81(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.role !== undefined){
-              let data3 = data.role;
+            const prop114 = data.role;
+            if(prop114 !== undefined){
+              let data3 = prop114;
               const _errs19 = errors;
               if(typeof data3 !== "string"){
                 validate81.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -3247,8 +3362,9 @@ function validate89(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.costPriority !== undefined){
-        let data0 = data.costPriority;
+      const prop115 = data.costPriority;
+      if(prop115 !== undefined){
+        let data0 = prop115;
         const _errs1 = errors;
         if(errors === _errs1){
           if(typeof data0 == "number"){
@@ -3274,8 +3390,9 @@ function validate89(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.hints !== undefined){
-          let data1 = data.hints;
+        const prop116 = data.hints;
+        if(prop116 !== undefined){
+          let data1 = prop116;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -3287,8 +3404,9 @@ function validate89(data, context){
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    if(data2.name !== undefined){
-                      if(typeof data2.name !== "string"){
+                    const prop117 = data2.name;
+                    if(prop117 !== undefined){
+                      if(typeof prop117 !== "string"){
                         validate89.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3316,8 +3434,9 @@ function validate89(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.intelligencePriority !== undefined){
-            let data4 = data.intelligencePriority;
+          const prop118 = data.intelligencePriority;
+          if(prop118 !== undefined){
+            let data4 = prop118;
             const _errs10 = errors;
             if(errors === _errs10){
               if(typeof data4 == "number"){
@@ -3343,8 +3462,9 @@ function validate89(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.speedPriority !== undefined){
-              let data5 = data.speedPriority;
+            const prop119 = data.speedPriority;
+            if(prop119 !== undefined){
+              let data5 = prop119;
               const _errs12 = errors;
               if(errors === _errs12){
                 if(typeof data5 == "number"){
@@ -3402,8 +3522,9 @@ function validate91(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop120 = data._meta;
+        if(prop120 !== undefined){
+          let data0 = prop120;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate91.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -3415,15 +3536,17 @@ function validate91(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
-            let data1 = data.annotations;
+          const prop121 = data.annotations;
+          if(prop121 !== undefined){
+            let data1 = prop121;
             const _errs4 = errors;
             const _errs5 = errors;
             if(errors === _errs5){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.destructiveHint !== undefined){
+                const prop122 = data1.destructiveHint;
+                if(prop122 !== undefined){
                   const _errs7 = errors;
-                  if(typeof data1.destructiveHint !== "boolean"){
+                  if(typeof prop122 !== "boolean"){
                     validate91.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -3433,9 +3556,10 @@ function validate91(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data1.idempotentHint !== undefined){
+                  const prop123 = data1.idempotentHint;
+                  if(prop123 !== undefined){
                     const _errs9 = errors;
-                    if(typeof data1.idempotentHint !== "boolean"){
+                    if(typeof prop123 !== "boolean"){
                       validate91.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -3445,9 +3569,10 @@ function validate91(data, context){
                     var valid3 = true;
                   }
                   if(valid3){
-                    if(data1.openWorldHint !== undefined){
+                    const prop124 = data1.openWorldHint;
+                    if(prop124 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.openWorldHint !== "boolean"){
+                      if(typeof prop124 !== "boolean"){
                         validate91.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -3457,9 +3582,10 @@ function validate91(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.readOnlyHint !== undefined){
+                      const prop125 = data1.readOnlyHint;
+                      if(prop125 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.readOnlyHint !== "boolean"){
+                        if(typeof prop125 !== "boolean"){
                           validate91.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -3469,9 +3595,10 @@ function validate91(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.title !== undefined){
+                        const prop126 = data1.title;
+                        if(prop126 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data1.title !== "string"){
+                          if(typeof prop126 !== "string"){
                             validate91.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3496,9 +3623,10 @@ function validate91(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop127 = data.description;
+            if(prop127 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop127 !== "string"){
                 validate91.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -3508,8 +3636,9 @@ function validate91(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data8 = data.icons;
+              const prop128 = data.icons;
+              if(prop128 !== undefined){
+                let data8 = prop128;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(Array.isArray(data8)){
@@ -3527,9 +3656,10 @@ function validate91(data, context){
                             return false;
                           }
                           else {
-                            if(data9.mimeType !== undefined){
+                            const prop129 = data9.mimeType;
+                            if(prop129 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data9.mimeType !== "string"){
+                              if(typeof prop129 !== "string"){
                                 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -3539,8 +3669,9 @@ function validate91(data, context){
                               var valid6 = true;
                             }
                             if(valid6){
-                              if(data9.sizes !== undefined){
-                                let data11 = data9.sizes;
+                              const prop130 = data9.sizes;
+                              if(prop130 !== undefined){
+                                let data11 = prop130;
                                 const _errs26 = errors;
                                 if(errors === _errs26){
                                   if(Array.isArray(data11)){
@@ -3569,9 +3700,10 @@ function validate91(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data9.src !== undefined){
+                                const prop131 = data9.src;
+                                if(prop131 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data9.src !== "string"){
+                                  if(typeof prop131 !== "string"){
                                     validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -3581,8 +3713,9 @@ function validate91(data, context){
                                   var valid6 = true;
                                 }
                                 if(valid6){
-                                  if(data9.theme !== undefined){
-                                    let data14 = data9.theme;
+                                  const prop132 = data9.theme;
+                                  if(prop132 !== undefined){
+                                    let data14 = prop132;
                                     const _errs32 = errors;
                                     if(typeof data14 !== "string"){
                                       validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -3624,8 +3757,9 @@ function validate91(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.inputSchema !== undefined){
-                  let data15 = data.inputSchema;
+                const prop133 = data.inputSchema;
+                if(prop133 !== undefined){
+                  let data15 = prop133;
                   const _errs34 = errors;
                   if(errors === _errs34){
                     if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
@@ -3635,9 +3769,10 @@ function validate91(data, context){
                         return false;
                       }
                       else {
-                        if(data15.$schema !== undefined){
+                        const prop134 = data15.$schema;
+                        if(prop134 !== undefined){
                           const _errs37 = errors;
-                          if(typeof data15.$schema !== "string"){
+                          if(typeof prop134 !== "string"){
                             validate91.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -3647,8 +3782,9 @@ function validate91(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data15.type !== undefined){
-                            let data17 = data15.type;
+                          const prop135 = data15.type;
+                          if(prop135 !== undefined){
+                            let data17 = prop135;
                             const _errs39 = errors;
                             if(typeof data17 !== "string"){
                               validate91.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -3677,9 +3813,10 @@ function validate91(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop136 = data.name;
+                  if(prop136 !== undefined){
                     const _errs41 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop136 !== "string"){
                       validate91.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -3689,13 +3826,15 @@ function validate91(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.outputSchema !== undefined){
-                      let data19 = data.outputSchema;
+                    const prop137 = data.outputSchema;
+                    if(prop137 !== undefined){
+                      let data19 = prop137;
                       const _errs43 = errors;
                       if(errors === _errs43){
                         if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                          if(data19.$schema !== undefined){
-                            if(typeof data19.$schema !== "string"){
+                          const prop138 = data19.$schema;
+                          if(prop138 !== undefined){
+                            if(typeof prop138 !== "string"){
                               validate91.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -3712,9 +3851,10 @@ function validate91(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop139 = data.title;
+                      if(prop139 !== undefined){
                         const _errs48 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop139 !== "string"){
                           validate91.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -3755,8 +3895,9 @@ function validate80(data, context){
         return false;
       }
       else {
-        if(data.includeContext !== undefined){
-          let data0 = data.includeContext;
+        const prop140 = data.includeContext;
+        if(prop140 !== undefined){
+          let data0 = prop140;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate80.errors = [{instancePath:instancePath+"/includeContext",schemaPath:"#/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
@@ -3772,8 +3913,9 @@ function validate80(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.maxTokens !== undefined){
-            let data1 = data.maxTokens;
+          const prop141 = data.maxTokens;
+          if(prop141 !== undefined){
+            let data1 = prop141;
             const _errs3 = errors;
             if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
               validate80.errors = [{instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
@@ -3785,8 +3927,9 @@ function validate80(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop142 = data.messages;
+            if(prop142 !== undefined){
+              let data2 = prop142;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -3815,8 +3958,9 @@ function validate80(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.metadata !== undefined){
-                let data4 = data.metadata;
+              const prop143 = data.metadata;
+              if(prop143 !== undefined){
+                let data4 = prop143;
                 const _errs8 = errors;
                 const _errs9 = errors;
                 if(errors === _errs9){
@@ -3844,9 +3988,10 @@ function validate80(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.modelPreferences !== undefined){
+                const prop144 = data.modelPreferences;
+                if(prop144 !== undefined){
                   const _errs13 = errors;
-                  if(!(validate89(data.modelPreferences))){
+                  if(!(validate89(prop144))){
                     vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(rebaseErrors(validate89.errors, instancePath+"/modelPreferences"));
                     errors = vErrors.length;
                   }
@@ -3856,8 +4001,9 @@ function validate80(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.stopSequences !== undefined){
-                    let data7 = data.stopSequences;
+                  const prop145 = data.stopSequences;
+                  if(prop145 !== undefined){
+                    let data7 = prop145;
                     const _errs14 = errors;
                     if(errors === _errs14){
                       if(Array.isArray(data7)){
@@ -3886,9 +4032,10 @@ function validate80(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.systemPrompt !== undefined){
+                    const prop146 = data.systemPrompt;
+                    if(prop146 !== undefined){
                       const _errs18 = errors;
-                      if(typeof data.systemPrompt !== "string"){
+                      if(typeof prop146 !== "string"){
                         validate80.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -3898,9 +4045,10 @@ function validate80(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.temperature !== undefined){
+                      const prop147 = data.temperature;
+                      if(prop147 !== undefined){
                         const _errs20 = errors;
-                        if(!(typeof data.temperature == "number")){
+                        if(!(typeof prop147 == "number")){
                           validate80.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
                           return false;
                         }
@@ -3910,14 +4058,16 @@ function validate80(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.toolChoice !== undefined){
-                          let data11 = data.toolChoice;
+                        const prop148 = data.toolChoice;
+                        if(prop148 !== undefined){
+                          let data11 = prop148;
                           const _errs22 = errors;
                           const _errs23 = errors;
                           if(errors === _errs23){
                             if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              if(data11.mode !== undefined){
-                                let data12 = data11.mode;
+                              const prop149 = data11.mode;
+                              if(prop149 !== undefined){
+                                let data12 = prop149;
                                 if(typeof data12 !== "string"){
                                   validate80.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
                                   return false;
@@ -3939,8 +4089,9 @@ function validate80(data, context){
                           var valid0 = true;
                         }
                         if(valid0){
-                          if(data.tools !== undefined){
-                            let data13 = data.tools;
+                          const prop150 = data.tools;
+                          if(prop150 !== undefined){
+                            let data13 = prop150;
                             const _errs27 = errors;
                             if(errors === _errs27){
                               if(Array.isArray(data13)){
@@ -4002,8 +4153,9 @@ function validate79(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop151 = data.method;
+        if(prop151 !== undefined){
+          let data0 = prop151;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4019,9 +4171,10 @@ function validate79(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
+          const prop152 = data.params;
+          if(prop152 !== undefined){
             const _errs3 = errors;
-            if(!(validate80(data.params))){
+            if(!(validate80(prop152))){
               vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate80.errors, instancePath+"/params"));
               errors = vErrors.length;
             }
@@ -4059,8 +4212,9 @@ function validate94(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop153 = data.method;
+        if(prop153 !== undefined){
+          let data0 = prop153;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate94.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4076,13 +4230,15 @@ function validate94(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop154 = data.params;
+          if(prop154 !== undefined){
+            let data1 = prop154;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1._meta !== undefined){
-                  let data2 = data1._meta;
+                const prop155 = data1._meta;
+                if(prop155 !== undefined){
+                  let data2 = prop155;
                   if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
                     validate94.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
                     return false;
@@ -4188,9 +4344,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop156 = data.default;
+                  if(prop156 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop156 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -4206,9 +4363,10 @@ function validate98(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop157 = data.description;
+                    if(prop157 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop157 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -4224,8 +4382,9 @@ function validate98(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.format !== undefined){
-                        let data2 = data.format;
+                      const prop158 = data.format;
+                      if(prop158 !== undefined){
+                        let data2 = prop158;
                         const _errs11 = errors;
                         if(typeof data2 !== "string"){
                           const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
@@ -4253,8 +4412,9 @@ function validate98(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.maxLength !== undefined){
-                          let data3 = data.maxLength;
+                        const prop159 = data.maxLength;
+                        if(prop159 !== undefined){
+                          let data3 = prop159;
                           const _errs13 = errors;
                           if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                             const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
@@ -4272,8 +4432,9 @@ function validate98(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.minLength !== undefined){
-                            let data4 = data.minLength;
+                          const prop160 = data.minLength;
+                          if(prop160 !== undefined){
+                            let data4 = prop160;
                             const _errs15 = errors;
                             if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                               const err7 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
@@ -4291,9 +4452,10 @@ function validate98(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data.title !== undefined){
+                            const prop161 = data.title;
+                            if(prop161 !== undefined){
                               const _errs17 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop161 !== "string"){
                                 const err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err8];
@@ -4309,8 +4471,9 @@ function validate98(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data.type !== undefined){
-                                let data6 = data.type;
+                              const prop162 = data.type;
+                              if(prop162 !== undefined){
+                                let data6 = prop162;
                                 const _errs19 = errors;
                                 if(typeof data6 !== "string"){
                                   const err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4373,9 +4536,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop163 = data.default;
+                  if(prop163 !== undefined){
                     const _errs24 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop163 == "number")){
                       const err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err13];
@@ -4391,9 +4555,10 @@ function validate98(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.description !== undefined){
+                    const prop164 = data.description;
+                    if(prop164 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop164 !== "string"){
                         const err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err14];
@@ -4409,9 +4574,10 @@ function validate98(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.maximum !== undefined){
+                      const prop165 = data.maximum;
+                      if(prop165 !== undefined){
                         const _errs28 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop165 == "number")){
                           const err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err15];
@@ -4427,9 +4593,10 @@ function validate98(data, context){
                         var valid7 = true;
                       }
                       if(valid7){
-                        if(data.minimum !== undefined){
+                        const prop166 = data.minimum;
+                        if(prop166 !== undefined){
                           const _errs30 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop166 == "number")){
                             const err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err16];
@@ -4445,9 +4612,10 @@ function validate98(data, context){
                           var valid7 = true;
                         }
                         if(valid7){
-                          if(data.title !== undefined){
+                          const prop167 = data.title;
+                          if(prop167 !== undefined){
                             const _errs32 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop167 !== "string"){
                               const err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err17];
@@ -4463,8 +4631,9 @@ function validate98(data, context){
                             var valid7 = true;
                           }
                           if(valid7){
-                            if(data.type !== undefined){
-                              let data12 = data.type;
+                            const prop168 = data.type;
+                            if(prop168 !== undefined){
+                              let data12 = prop168;
                               const _errs34 = errors;
                               if(typeof data12 !== "string"){
                                 const err18 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4526,9 +4695,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop169 = data.default;
+                  if(prop169 !== undefined){
                     const _errs39 = errors;
-                    if(!(typeof data.default == "number")){
+                    if(!(typeof prop169 == "number")){
                       const err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
                       if(vErrors === null){
                         vErrors = [err22];
@@ -4544,9 +4714,10 @@ function validate98(data, context){
                     var valid10 = true;
                   }
                   if(valid10){
-                    if(data.description !== undefined){
+                    const prop170 = data.description;
+                    if(prop170 !== undefined){
                       const _errs41 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop170 !== "string"){
                         const err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err23];
@@ -4562,9 +4733,10 @@ function validate98(data, context){
                       var valid10 = true;
                     }
                     if(valid10){
-                      if(data.maximum !== undefined){
+                      const prop171 = data.maximum;
+                      if(prop171 !== undefined){
                         const _errs43 = errors;
-                        if(!(typeof data.maximum == "number")){
+                        if(!(typeof prop171 == "number")){
                           const err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
                           if(vErrors === null){
                             vErrors = [err24];
@@ -4580,9 +4752,10 @@ function validate98(data, context){
                         var valid10 = true;
                       }
                       if(valid10){
-                        if(data.minimum !== undefined){
+                        const prop172 = data.minimum;
+                        if(prop172 !== undefined){
                           const _errs45 = errors;
-                          if(!(typeof data.minimum == "number")){
+                          if(!(typeof prop172 == "number")){
                             const err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
                             if(vErrors === null){
                               vErrors = [err25];
@@ -4598,9 +4771,10 @@ function validate98(data, context){
                           var valid10 = true;
                         }
                         if(valid10){
-                          if(data.title !== undefined){
+                          const prop173 = data.title;
+                          if(prop173 !== undefined){
                             const _errs47 = errors;
-                            if(typeof data.title !== "string"){
+                            if(typeof prop173 !== "string"){
                               const err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                               if(vErrors === null){
                                 vErrors = [err26];
@@ -4616,8 +4790,9 @@ function validate98(data, context){
                             var valid10 = true;
                           }
                           if(valid10){
-                            if(data.type !== undefined){
-                              let data18 = data.type;
+                            const prop174 = data.type;
+                            if(prop174 !== undefined){
+                              let data18 = prop174;
                               const _errs49 = errors;
                               if(typeof data18 !== "string"){
                                 const err27 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4679,9 +4854,10 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop175 = data.default;
+                  if(prop175 !== undefined){
                     const _errs54 = errors;
-                    if(typeof data.default !== "boolean"){
+                    if(typeof prop175 !== "boolean"){
                       const err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
                       if(vErrors === null){
                         vErrors = [err31];
@@ -4697,9 +4873,10 @@ function validate98(data, context){
                     var valid13 = true;
                   }
                   if(valid13){
-                    if(data.description !== undefined){
+                    const prop176 = data.description;
+                    if(prop176 !== undefined){
                       const _errs56 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop176 !== "string"){
                         const err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err32];
@@ -4715,9 +4892,10 @@ function validate98(data, context){
                       var valid13 = true;
                     }
                     if(valid13){
-                      if(data.title !== undefined){
+                      const prop177 = data.title;
+                      if(prop177 !== undefined){
                         const _errs58 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop177 !== "string"){
                           const err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err33];
@@ -4733,8 +4911,9 @@ function validate98(data, context){
                         var valid13 = true;
                       }
                       if(valid13){
-                        if(data.type !== undefined){
-                          let data22 = data.type;
+                        const prop178 = data.type;
+                        if(prop178 !== undefined){
+                          let data22 = prop178;
                           const _errs60 = errors;
                           if(typeof data22 !== "string"){
                             const err34 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4794,8 +4973,9 @@ function validate98(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data23 = data.default;
+                  const prop179 = data.default;
+                  if(prop179 !== undefined){
+                    let data23 = prop179;
                     const _errs65 = errors;
                     if(errors === _errs65){
                       if(Array.isArray(data23)){
@@ -4836,9 +5016,10 @@ function validate98(data, context){
                     var valid16 = true;
                   }
                   if(valid16){
-                    if(data.description !== undefined){
+                    const prop180 = data.description;
+                    if(prop180 !== undefined){
                       const _errs69 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop180 !== "string"){
                         const err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err40];
@@ -4854,8 +5035,9 @@ function validate98(data, context){
                       var valid16 = true;
                     }
                     if(valid16){
-                      if(data.items !== undefined){
-                        let data26 = data.items;
+                      const prop181 = data.items;
+                      if(prop181 !== undefined){
+                        let data26 = prop181;
                         const _errs71 = errors;
                         if(errors === _errs71){
                           if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
@@ -4871,8 +5053,9 @@ function validate98(data, context){
                               errors++;
                             }
                             else {
-                              if(data26.enum !== undefined){
-                                let data27 = data26.enum;
+                              const prop182 = data26.enum;
+                              if(prop182 !== undefined){
+                                let data27 = prop182;
                                 const _errs73 = errors;
                                 if(errors === _errs73){
                                   if(Array.isArray(data27)){
@@ -4913,8 +5096,9 @@ function validate98(data, context){
                                 var valid18 = true;
                               }
                               if(valid18){
-                                if(data26.type !== undefined){
-                                  let data29 = data26.type;
+                                const prop183 = data26.type;
+                                if(prop183 !== undefined){
+                                  let data29 = prop183;
                                   const _errs77 = errors;
                                   if(typeof data29 !== "string"){
                                     const err44 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -4961,8 +5145,9 @@ function validate98(data, context){
                         var valid16 = true;
                       }
                       if(valid16){
-                        if(data.maxItems !== undefined){
-                          let data30 = data.maxItems;
+                        const prop184 = data.maxItems;
+                        if(prop184 !== undefined){
+                          let data30 = prop184;
                           const _errs79 = errors;
                           if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
                             const err47 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -4980,8 +5165,9 @@ function validate98(data, context){
                           var valid16 = true;
                         }
                         if(valid16){
-                          if(data.minItems !== undefined){
-                            let data31 = data.minItems;
+                          const prop185 = data.minItems;
+                          if(prop185 !== undefined){
+                            let data31 = prop185;
                             const _errs81 = errors;
                             if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
                               const err48 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -4999,9 +5185,10 @@ function validate98(data, context){
                             var valid16 = true;
                           }
                           if(valid16){
-                            if(data.title !== undefined){
+                            const prop186 = data.title;
+                            if(prop186 !== undefined){
                               const _errs83 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop186 !== "string"){
                                 const err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err49];
@@ -5017,8 +5204,9 @@ function validate98(data, context){
                               var valid16 = true;
                             }
                             if(valid16){
-                              if(data.type !== undefined){
-                                let data33 = data.type;
+                              const prop187 = data.type;
+                              if(prop187 !== undefined){
+                                let data33 = prop187;
                                 const _errs85 = errors;
                                 if(typeof data33 !== "string"){
                                   const err50 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5118,9 +5306,10 @@ function validate98(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop188 = data.default;
+          if(prop188 !== undefined){
             const _errs90 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop188 !== "string"){
               const err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err57];
@@ -5136,9 +5325,10 @@ function validate98(data, context){
             var valid21 = true;
           }
           if(valid21){
-            if(data.description !== undefined){
+            const prop189 = data.description;
+            if(prop189 !== undefined){
               const _errs92 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop189 !== "string"){
                 const err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err58];
@@ -5154,8 +5344,9 @@ function validate98(data, context){
               var valid21 = true;
             }
             if(valid21){
-              if(data.enum !== undefined){
-                let data36 = data.enum;
+              const prop190 = data.enum;
+              if(prop190 !== undefined){
+                let data36 = prop190;
                 const _errs94 = errors;
                 if(errors === _errs94){
                   if(Array.isArray(data36)){
@@ -5196,9 +5387,10 @@ function validate98(data, context){
                 var valid21 = true;
               }
               if(valid21){
-                if(data.title !== undefined){
+                const prop191 = data.title;
+                if(prop191 !== undefined){
                   const _errs98 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop191 !== "string"){
                     const err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err61];
@@ -5214,8 +5406,9 @@ function validate98(data, context){
                   var valid21 = true;
                 }
                 if(valid21){
-                  if(data.type !== undefined){
-                    let data39 = data.type;
+                  const prop192 = data.type;
+                  if(prop192 !== undefined){
+                    let data39 = prop192;
                     const _errs100 = errors;
                     if(typeof data39 !== "string"){
                       const err62 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5278,9 +5471,10 @@ function validate98(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
+            const prop193 = data.default;
+            if(prop193 !== undefined){
               const _errs105 = errors;
-              if(typeof data.default !== "string"){
+              if(typeof prop193 !== "string"){
                 const err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err66];
@@ -5296,9 +5490,10 @@ function validate98(data, context){
               var valid24 = true;
             }
             if(valid24){
-              if(data.description !== undefined){
+              const prop194 = data.description;
+              if(prop194 !== undefined){
                 const _errs107 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop194 !== "string"){
                   const err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err67];
@@ -5314,8 +5509,9 @@ function validate98(data, context){
                 var valid24 = true;
               }
               if(valid24){
-                if(data.oneOf !== undefined){
-                  let data42 = data.oneOf;
+                const prop195 = data.oneOf;
+                if(prop195 !== undefined){
+                  let data42 = prop195;
                   const _errs109 = errors;
                   if(errors === _errs109){
                     if(Array.isArray(data42)){
@@ -5338,9 +5534,10 @@ function validate98(data, context){
                               errors++;
                             }
                             else {
-                              if(data43.const !== undefined){
+                              const prop196 = data43.const;
+                              if(prop196 !== undefined){
                                 const _errs113 = errors;
-                                if(typeof data43.const !== "string"){
+                                if(typeof prop196 !== "string"){
                                   const err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err69];
@@ -5356,9 +5553,10 @@ function validate98(data, context){
                                 var valid26 = true;
                               }
                               if(valid26){
-                                if(data43.title !== undefined){
+                                const prop197 = data43.title;
+                                if(prop197 !== undefined){
                                   const _errs115 = errors;
-                                  if(typeof data43.title !== "string"){
+                                  if(typeof prop197 !== "string"){
                                     const err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                     if(vErrors === null){
                                       vErrors = [err70];
@@ -5410,9 +5608,10 @@ function validate98(data, context){
                   var valid24 = true;
                 }
                 if(valid24){
-                  if(data.title !== undefined){
+                  const prop198 = data.title;
+                  if(prop198 !== undefined){
                     const _errs117 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop198 !== "string"){
                       const err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err73];
@@ -5428,8 +5627,9 @@ function validate98(data, context){
                     var valid24 = true;
                   }
                   if(valid24){
-                    if(data.type !== undefined){
-                      let data47 = data.type;
+                    const prop199 = data.type;
+                    if(prop199 !== undefined){
+                      let data47 = prop199;
                       const _errs119 = errors;
                       if(typeof data47 !== "string"){
                         const err74 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5492,8 +5692,9 @@ function validate98(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
-                let data48 = data.default;
+              const prop200 = data.default;
+              if(prop200 !== undefined){
+                let data48 = prop200;
                 const _errs124 = errors;
                 if(errors === _errs124){
                   if(Array.isArray(data48)){
@@ -5534,9 +5735,10 @@ function validate98(data, context){
                 var valid28 = true;
               }
               if(valid28){
-                if(data.description !== undefined){
+                const prop201 = data.description;
+                if(prop201 !== undefined){
                   const _errs128 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop201 !== "string"){
                     const err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err80];
@@ -5552,8 +5754,9 @@ function validate98(data, context){
                   var valid28 = true;
                 }
                 if(valid28){
-                  if(data.items !== undefined){
-                    let data51 = data.items;
+                  const prop202 = data.items;
+                  if(prop202 !== undefined){
+                    let data51 = prop202;
                     const _errs130 = errors;
                     if(errors === _errs130){
                       if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
@@ -5569,8 +5772,9 @@ function validate98(data, context){
                           errors++;
                         }
                         else {
-                          if(data51.anyOf !== undefined){
-                            let data52 = data51.anyOf;
+                          const prop203 = data51.anyOf;
+                          if(prop203 !== undefined){
+                            let data52 = prop203;
                             const _errs132 = errors;
                             if(errors === _errs132){
                               if(Array.isArray(data52)){
@@ -5593,9 +5797,10 @@ function validate98(data, context){
                                         errors++;
                                       }
                                       else {
-                                        if(data53.const !== undefined){
+                                        const prop204 = data53.const;
+                                        if(prop204 !== undefined){
                                           const _errs136 = errors;
-                                          if(typeof data53.const !== "string"){
+                                          if(typeof prop204 !== "string"){
                                             const err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err83];
@@ -5611,9 +5816,10 @@ function validate98(data, context){
                                           var valid32 = true;
                                         }
                                         if(valid32){
-                                          if(data53.title !== undefined){
+                                          const prop205 = data53.title;
+                                          if(prop205 !== undefined){
                                             const _errs138 = errors;
-                                            if(typeof data53.title !== "string"){
+                                            if(typeof prop205 !== "string"){
                                               const err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                               if(vErrors === null){
                                                 vErrors = [err84];
@@ -5679,8 +5885,9 @@ function validate98(data, context){
                     var valid28 = true;
                   }
                   if(valid28){
-                    if(data.maxItems !== undefined){
-                      let data56 = data.maxItems;
+                    const prop206 = data.maxItems;
+                    if(prop206 !== undefined){
+                      let data56 = prop206;
                       const _errs140 = errors;
                       if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
                         const err88 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -5698,8 +5905,9 @@ function validate98(data, context){
                       var valid28 = true;
                     }
                     if(valid28){
-                      if(data.minItems !== undefined){
-                        let data57 = data.minItems;
+                      const prop207 = data.minItems;
+                      if(prop207 !== undefined){
+                        let data57 = prop207;
                         const _errs142 = errors;
                         if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
                           const err89 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -5717,9 +5925,10 @@ function validate98(data, context){
                         var valid28 = true;
                       }
                       if(valid28){
-                        if(data.title !== undefined){
+                        const prop208 = data.title;
+                        if(prop208 !== undefined){
                           const _errs144 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop208 !== "string"){
                             const err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err90];
@@ -5735,8 +5944,9 @@ function validate98(data, context){
                           var valid28 = true;
                         }
                         if(valid28){
-                          if(data.type !== undefined){
-                            let data59 = data.type;
+                          const prop209 = data.type;
+                          if(prop209 !== undefined){
+                            let data59 = prop209;
                             const _errs146 = errors;
                             if(typeof data59 !== "string"){
                               const err91 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -5801,9 +6011,10 @@ function validate98(data, context){
                 errors++;
               }
               else {
-                if(data.default !== undefined){
+                const prop210 = data.default;
+                if(prop210 !== undefined){
                   const _errs151 = errors;
-                  if(typeof data.default !== "string"){
+                  if(typeof prop210 !== "string"){
                     const err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err95];
@@ -5819,9 +6030,10 @@ function validate98(data, context){
                   var valid34 = true;
                 }
                 if(valid34){
-                  if(data.description !== undefined){
+                  const prop211 = data.description;
+                  if(prop211 !== undefined){
                     const _errs153 = errors;
-                    if(typeof data.description !== "string"){
+                    if(typeof prop211 !== "string"){
                       const err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err96];
@@ -5837,8 +6049,9 @@ function validate98(data, context){
                     var valid34 = true;
                   }
                   if(valid34){
-                    if(data.enum !== undefined){
-                      let data62 = data.enum;
+                    const prop212 = data.enum;
+                    if(prop212 !== undefined){
+                      let data62 = prop212;
                       const _errs155 = errors;
                       if(errors === _errs155){
                         if(Array.isArray(data62)){
@@ -5879,8 +6092,9 @@ function validate98(data, context){
                       var valid34 = true;
                     }
                     if(valid34){
-                      if(data.enumNames !== undefined){
-                        let data64 = data.enumNames;
+                      const prop213 = data.enumNames;
+                      if(prop213 !== undefined){
+                        let data64 = prop213;
                         const _errs159 = errors;
                         if(errors === _errs159){
                           if(Array.isArray(data64)){
@@ -5921,9 +6135,10 @@ function validate98(data, context){
                         var valid34 = true;
                       }
                       if(valid34){
-                        if(data.title !== undefined){
+                        const prop214 = data.title;
+                        if(prop214 !== undefined){
                           const _errs163 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop214 !== "string"){
                             const err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err101];
@@ -5939,8 +6154,9 @@ function validate98(data, context){
                           var valid34 = true;
                         }
                         if(valid34){
-                          if(data.type !== undefined){
-                            let data67 = data.type;
+                          const prop215 = data.type;
+                          if(prop215 !== undefined){
+                            let data67 = prop215;
                             const _errs165 = errors;
                             if(typeof data67 !== "string"){
                               const err102 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -6032,9 +6248,10 @@ function validate97(data, context){
         return false;
       }
       else {
-        if(data.message !== undefined){
+        const prop216 = data.message;
+        if(prop216 !== undefined){
           const _errs1 = errors;
-          if(typeof data.message !== "string"){
+          if(typeof prop216 !== "string"){
             validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -6044,8 +6261,9 @@ function validate97(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
+          const prop217 = data.mode;
+          if(prop217 !== undefined){
+            let data1 = prop217;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate97.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -6061,8 +6279,9 @@ function validate97(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestedSchema !== undefined){
-              let data2 = data.requestedSchema;
+            const prop218 = data.requestedSchema;
+            if(prop218 !== undefined){
+              let data2 = prop218;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6072,9 +6291,10 @@ function validate97(data, context){
                     return false;
                   }
                   else {
-                    if(data2.$schema !== undefined){
+                    const prop219 = data2.$schema;
+                    if(prop219 !== undefined){
                       const _errs7 = errors;
-                      if(typeof data2.$schema !== "string"){
+                      if(typeof prop219 !== "string"){
                         validate97.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -6084,8 +6304,9 @@ function validate97(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data2.properties !== undefined){
-                        let data4 = data2.properties;
+                      const prop220 = data2.properties;
+                      if(prop220 !== undefined){
+                        let data4 = prop220;
                         const _errs9 = errors;
                         if(errors === _errs9){
                           if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -6112,8 +6333,9 @@ function validate97(data, context){
                         var valid1 = true;
                       }
                       if(valid1){
-                        if(data2.required !== undefined){
-                          let data6 = data2.required;
+                        const prop221 = data2.required;
+                        if(prop221 !== undefined){
+                          let data6 = prop221;
                           const _errs13 = errors;
                           if(errors === _errs13){
                             if(Array.isArray(data6)){
@@ -6142,8 +6364,9 @@ function validate97(data, context){
                           var valid1 = true;
                         }
                         if(valid1){
-                          if(data2.type !== undefined){
-                            let data8 = data2.type;
+                          const prop222 = data2.type;
+                          if(prop222 !== undefined){
+                            let data8 = prop222;
                             const _errs17 = errors;
                             if(typeof data8 !== "string"){
                               validate97.errors = [{instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -6218,9 +6441,10 @@ function validate96(data, context){
           errors++;
         }
         else {
-          if(data.message !== undefined){
+          const prop223 = data.message;
+          if(prop223 !== undefined){
             const _errs5 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop223 !== "string"){
               const err1 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams/properties/message/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err1];
@@ -6236,8 +6460,9 @@ function validate96(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.mode !== undefined){
-              let data1 = data.mode;
+            const prop224 = data.mode;
+            if(prop224 !== undefined){
+              let data1 = prop224;
               const _errs7 = errors;
               if(typeof data1 !== "string"){
                 const err2 = {instancePath:instancePath+"/mode",schemaPath:"ElicitRequestURLParams/properties/mode/type",keyword:"type",params:{type: "string"}};
@@ -6265,9 +6490,10 @@ function validate96(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.url !== undefined){
+              const prop225 = data.url;
+              if(prop225 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.url !== "string"){
+                if(typeof prop225 !== "string"){
                   const err4 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams/properties/url/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err4];
@@ -6341,8 +6567,9 @@ function validate95(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop226 = data.method;
+        if(prop226 !== undefined){
+          let data0 = prop226;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6358,9 +6585,10 @@ function validate95(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
+          const prop227 = data.params;
+          if(prop227 !== undefined){
             const _errs3 = errors;
-            if(!(validate96(data.params))){
+            if(!(validate96(prop227))){
               vErrors = vErrors === null ? rebaseErrors(validate96.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate96.errors, instancePath+"/params"));
               errors = vErrors.length;
             }
@@ -6537,9 +6765,10 @@ function validate75(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop228 = data._meta;
+        if(prop228 !== undefined){
           const _errs4 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop228))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -6549,9 +6778,10 @@ function validate75(data, context){
           var valid1 = true;
         }
         if(valid1){
-          if(data.inputRequests !== undefined){
+          const prop229 = data.inputRequests;
+          if(prop229 !== undefined){
             const _errs5 = errors;
-            if(!(validate77(data.inputRequests))){
+            if(!(validate77(prop229))){
               vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/inputRequests"));
               errors = vErrors.length;
             }
@@ -6561,9 +6791,10 @@ function validate75(data, context){
             var valid1 = true;
           }
           if(valid1){
-            if(data.requestState !== undefined){
+            const prop230 = data.requestState;
+            if(prop230 !== undefined){
               const _errs6 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop230 !== "string"){
                 validate75.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -6573,8 +6804,9 @@ function validate75(data, context){
               var valid1 = true;
             }
             if(valid1){
-              if(data.resultType !== undefined){
-                let data3 = data.resultType;
+              const prop231 = data.resultType;
+              if(prop231 !== undefined){
+                let data3 = prop231;
                 const _errs8 = errors;
                 if(typeof data3 !== "string"){
                   validate75.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -6617,8 +6849,9 @@ function validate74(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop232 = data.id;
+        if(prop232 !== undefined){
+          let data0 = prop232;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -6630,8 +6863,9 @@ function validate74(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop233 = data.jsonrpc;
+          if(prop233 !== undefined){
+            let data1 = prop233;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate74.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6647,8 +6881,9 @@ function validate74(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop234 = data.result;
+            if(prop234 !== undefined){
+              let data2 = prop234;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -6726,8 +6961,9 @@ function validate111(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
-        let data0 = data["io.modelcontextprotocol/subscriptionId"];
+      const prop235 = data["io.modelcontextprotocol/subscriptionId"];
+      if(prop235 !== undefined){
+        let data0 = prop235;
         if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
           validate111.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
           return false;
@@ -6757,9 +6993,10 @@ function validate110(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop236 = data._meta;
+        if(prop236 !== undefined){
           const _errs1 = errors;
-          if(!(validate111(data._meta))){
+          if(!(validate111(prop236))){
             vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -6769,9 +7006,10 @@ function validate110(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.reason !== undefined){
+          const prop237 = data.reason;
+          if(prop237 !== undefined){
             const _errs2 = errors;
-            if(typeof data.reason !== "string"){
+            if(typeof prop237 !== "string"){
               validate110.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -6781,8 +7019,9 @@ function validate110(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestId !== undefined){
-              let data2 = data.requestId;
+            const prop238 = data.requestId;
+            if(prop238 !== undefined){
+              let data2 = prop238;
               const _errs4 = errors;
               if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
                 validate110.errors = [{instancePath:instancePath+"/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -6820,8 +7059,9 @@ function validate109(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop239 = data.jsonrpc;
+        if(prop239 !== undefined){
+          let data0 = prop239;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate109.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6837,8 +7077,9 @@ function validate109(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop240 = data.method;
+          if(prop240 !== undefined){
+            let data1 = prop240;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6854,9 +7095,10 @@ function validate109(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop241 = data.params;
+            if(prop241 !== undefined){
               const _errs5 = errors;
-              if(!(validate110(data.params))){
+              if(!(validate110(prop241))){
                 vErrors = vErrors === null ? rebaseErrors(validate110.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate110.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -6904,8 +7146,9 @@ function validate114(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop242 = data.jsonrpc;
+        if(prop242 !== undefined){
+          let data0 = prop242;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate114.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -6921,8 +7164,9 @@ function validate114(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop243 = data.method;
+          if(prop243 !== undefined){
+            let data1 = prop243;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6938,9 +7182,10 @@ function validate114(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop244 = data.params;
+            if(prop244 !== undefined){
               const _errs5 = errors;
-              if(!(validate110(data.params))){
+              if(!(validate110(prop244))){
                 vErrors = vErrors === null ? rebaseErrors(validate110.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate110.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -6988,8 +7233,9 @@ function validate118(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          if(!(validate23(data._meta))){
+        const prop245 = data._meta;
+        if(prop245 !== undefined){
+          if(!(validate23(prop245))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7019,8 +7265,9 @@ function validate117(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop246 = data.id;
+        if(prop246 !== undefined){
+          let data0 = prop246;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate117.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7032,8 +7279,9 @@ function validate117(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop247 = data.jsonrpc;
+          if(prop247 !== undefined){
+            let data1 = prop247;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate117.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7049,8 +7297,9 @@ function validate117(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop248 = data.method;
+            if(prop248 !== undefined){
+              let data2 = prop248;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate117.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7066,9 +7315,10 @@ function validate117(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop249 = data.params;
+              if(prop249 !== undefined){
                 const _errs8 = errors;
-                if(!(validate118(data.params))){
+                if(!(validate118(prop249))){
                   vErrors = vErrors === null ? rebaseErrors(validate118.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate118.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7111,9 +7361,10 @@ function validate122(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop250 = data._meta;
+        if(prop250 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop250))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7123,9 +7374,10 @@ function validate122(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cursor !== undefined){
+          const prop251 = data.cursor;
+          if(prop251 !== undefined){
             const _errs2 = errors;
-            if(typeof data.cursor !== "string"){
+            if(typeof prop251 !== "string"){
               validate122.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -7160,8 +7412,9 @@ function validate121(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop252 = data.id;
+        if(prop252 !== undefined){
+          let data0 = prop252;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate121.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7173,8 +7426,9 @@ function validate121(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop253 = data.jsonrpc;
+          if(prop253 !== undefined){
+            let data1 = prop253;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate121.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7190,8 +7444,9 @@ function validate121(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop254 = data.method;
+            if(prop254 !== undefined){
+              let data2 = prop254;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7207,9 +7462,10 @@ function validate121(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop255 = data.params;
+              if(prop255 !== undefined){
                 const _errs8 = errors;
-                if(!(validate122(data.params))){
+                if(!(validate122(prop255))){
                   vErrors = vErrors === null ? rebaseErrors(validate122.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate122.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7249,8 +7505,9 @@ function validate125(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop256 = data.id;
+        if(prop256 !== undefined){
+          let data0 = prop256;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate125.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7262,8 +7519,9 @@ function validate125(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop257 = data.jsonrpc;
+          if(prop257 !== undefined){
+            let data1 = prop257;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate125.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7279,8 +7537,9 @@ function validate125(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop258 = data.method;
+            if(prop258 !== undefined){
+              let data2 = prop258;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7296,9 +7555,10 @@ function validate125(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop259 = data.params;
+              if(prop259 !== undefined){
                 const _errs8 = errors;
-                if(!(validate122(data.params))){
+                if(!(validate122(prop259))){
                   vErrors = vErrors === null ? rebaseErrors(validate122.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate122.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7341,9 +7601,10 @@ function validate128(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop260 = data._meta;
+        if(prop260 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop260))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7353,9 +7614,10 @@ function validate128(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.inputResponses !== undefined){
+          const prop261 = data.inputResponses;
+          if(prop261 !== undefined){
             const _errs2 = errors;
-            if(!(validate28(data.inputResponses))){
+            if(!(validate28(prop261))){
               vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
               errors = vErrors.length;
             }
@@ -7365,9 +7627,10 @@ function validate128(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestState !== undefined){
+            const prop262 = data.requestState;
+            if(prop262 !== undefined){
               const _errs3 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop262 !== "string"){
                 validate128.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -7377,9 +7640,10 @@ function validate128(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.uri !== undefined){
+              const prop263 = data.uri;
+              if(prop263 !== undefined){
                 const _errs5 = errors;
-                if(typeof data.uri !== "string"){
+                if(typeof prop263 !== "string"){
                   validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7416,8 +7680,9 @@ function validate127(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop264 = data.id;
+        if(prop264 !== undefined){
+          let data0 = prop264;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate127.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7429,8 +7694,9 @@ function validate127(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop265 = data.jsonrpc;
+          if(prop265 !== undefined){
+            let data1 = prop265;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate127.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7446,8 +7712,9 @@ function validate127(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop266 = data.method;
+            if(prop266 !== undefined){
+              let data2 = prop266;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7463,9 +7730,10 @@ function validate127(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop267 = data.params;
+              if(prop267 !== undefined){
                 const _errs8 = errors;
-                if(!(validate128(data.params))){
+                if(!(validate128(prop267))){
                   vErrors = vErrors === null ? rebaseErrors(validate128.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate128.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7511,9 +7779,10 @@ function validate133(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop268 = data._meta;
+        if(prop268 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop268))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7523,15 +7792,17 @@ function validate133(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.notifications !== undefined){
-            let data1 = data.notifications;
+          const prop269 = data.notifications;
+          if(prop269 !== undefined){
+            let data1 = prop269;
             const _errs2 = errors;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.promptsListChanged !== undefined){
+                const prop270 = data1.promptsListChanged;
+                if(prop270 !== undefined){
                   const _errs5 = errors;
-                  if(typeof data1.promptsListChanged !== "boolean"){
+                  if(typeof prop270 !== "boolean"){
                     validate133.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -7541,8 +7812,9 @@ function validate133(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.resourceSubscriptions !== undefined){
-                    let data3 = data1.resourceSubscriptions;
+                  const prop271 = data1.resourceSubscriptions;
+                  if(prop271 !== undefined){
+                    let data3 = prop271;
                     const _errs7 = errors;
                     if(errors === _errs7){
                       if(Array.isArray(data3)){
@@ -7571,9 +7843,10 @@ function validate133(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.resourcesListChanged !== undefined){
+                    const prop272 = data1.resourcesListChanged;
+                    if(prop272 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.resourcesListChanged !== "boolean"){
+                      if(typeof prop272 !== "boolean"){
                         validate133.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -7583,9 +7856,10 @@ function validate133(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.toolsListChanged !== undefined){
+                      const prop273 = data1.toolsListChanged;
+                      if(prop273 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.toolsListChanged !== "boolean"){
+                        if(typeof prop273 !== "boolean"){
                           validate133.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -7634,8 +7908,9 @@ function validate132(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop274 = data.id;
+        if(prop274 !== undefined){
+          let data0 = prop274;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate132.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7647,8 +7922,9 @@ function validate132(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop275 = data.jsonrpc;
+          if(prop275 !== undefined){
+            let data1 = prop275;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate132.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7664,8 +7940,9 @@ function validate132(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop276 = data.method;
+            if(prop276 !== undefined){
+              let data2 = prop276;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate132.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7681,9 +7958,10 @@ function validate132(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop277 = data.params;
+              if(prop277 !== undefined){
                 const _errs8 = errors;
-                if(!(validate133(data.params))){
+                if(!(validate133(prop277))){
                   vErrors = vErrors === null ? rebaseErrors(validate133.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate133.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7723,8 +8001,9 @@ function validate136(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop278 = data.id;
+        if(prop278 !== undefined){
+          let data0 = prop278;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate136.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7736,8 +8015,9 @@ function validate136(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop279 = data.jsonrpc;
+          if(prop279 !== undefined){
+            let data1 = prop279;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate136.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7753,8 +8033,9 @@ function validate136(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop280 = data.method;
+            if(prop280 !== undefined){
+              let data2 = prop280;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate136.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7770,9 +8051,10 @@ function validate136(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop281 = data.params;
+              if(prop281 !== undefined){
                 const _errs8 = errors;
-                if(!(validate122(data.params))){
+                if(!(validate122(prop281))){
                   vErrors = vErrors === null ? rebaseErrors(validate122.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate122.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -7815,9 +8097,10 @@ function validate139(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop282 = data._meta;
+        if(prop282 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop282))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -7827,8 +8110,9 @@ function validate139(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop283 = data.arguments;
+          if(prop283 !== undefined){
+            let data1 = prop283;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -7855,9 +8139,10 @@ function validate139(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.inputResponses !== undefined){
+            const prop284 = data.inputResponses;
+            if(prop284 !== undefined){
               const _errs7 = errors;
-              if(!(validate28(data.inputResponses))){
+              if(!(validate28(prop284))){
                 vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
                 errors = vErrors.length;
               }
@@ -7867,9 +8152,10 @@ function validate139(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.name !== undefined){
+              const prop285 = data.name;
+              if(prop285 !== undefined){
                 const _errs8 = errors;
-                if(typeof data.name !== "string"){
+                if(typeof prop285 !== "string"){
                   validate139.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -7879,9 +8165,10 @@ function validate139(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.requestState !== undefined){
+                const prop286 = data.requestState;
+                if(prop286 !== undefined){
                   const _errs10 = errors;
-                  if(typeof data.requestState !== "string"){
+                  if(typeof prop286 !== "string"){
                     validate139.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -7919,8 +8206,9 @@ function validate138(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop287 = data.id;
+        if(prop287 !== undefined){
+          let data0 = prop287;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate138.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7932,8 +8220,9 @@ function validate138(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop288 = data.jsonrpc;
+          if(prop288 !== undefined){
+            let data1 = prop288;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate138.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -7949,8 +8238,9 @@ function validate138(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop289 = data.method;
+            if(prop289 !== undefined){
+              let data2 = prop289;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate138.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7966,9 +8256,10 @@ function validate138(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop290 = data.params;
+              if(prop290 !== undefined){
                 const _errs8 = errors;
-                if(!(validate139(data.params))){
+                if(!(validate139(prop290))){
                   vErrors = vErrors === null ? rebaseErrors(validate139.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate139.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8008,8 +8299,9 @@ function validate143(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop291 = data.id;
+        if(prop291 !== undefined){
+          let data0 = prop291;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate143.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8021,8 +8313,9 @@ function validate143(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop292 = data.jsonrpc;
+          if(prop292 !== undefined){
+            let data1 = prop292;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate143.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8038,8 +8331,9 @@ function validate143(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop293 = data.method;
+            if(prop293 !== undefined){
+              let data2 = prop293;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate143.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8055,9 +8349,10 @@ function validate143(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop294 = data.params;
+              if(prop294 !== undefined){
                 const _errs8 = errors;
-                if(!(validate122(data.params))){
+                if(!(validate122(prop294))){
                   vErrors = vErrors === null ? rebaseErrors(validate122.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate122.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8106,9 +8401,10 @@ function validate146(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop295 = data._meta;
+        if(prop295 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop295))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8118,8 +8414,9 @@ function validate146(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.argument !== undefined){
-            let data1 = data.argument;
+          const prop296 = data.argument;
+          if(prop296 !== undefined){
+            let data1 = prop296;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8129,9 +8426,10 @@ function validate146(data, context){
                   return false;
                 }
                 else {
-                  if(data1.name !== undefined){
+                  const prop297 = data1.name;
+                  if(prop297 !== undefined){
                     const _errs4 = errors;
-                    if(typeof data1.name !== "string"){
+                    if(typeof prop297 !== "string"){
                       validate146.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -8141,9 +8439,10 @@ function validate146(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.value !== undefined){
+                    const prop298 = data1.value;
+                    if(prop298 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data1.value !== "string"){
+                      if(typeof prop298 !== "string"){
                         validate146.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -8166,13 +8465,15 @@ function validate146(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.context !== undefined){
-              let data4 = data.context;
+            const prop299 = data.context;
+            if(prop299 !== undefined){
+              let data4 = prop299;
               const _errs8 = errors;
               if(errors === _errs8){
                 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  if(data4.arguments !== undefined){
-                    let data5 = data4.arguments;
+                  const prop300 = data4.arguments;
+                  if(prop300 !== undefined){
+                    let data5 = prop300;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -8206,8 +8507,9 @@ function validate146(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.ref !== undefined){
-                let data7 = data.ref;
+              const prop301 = data.ref;
+              if(prop301 !== undefined){
+                let data7 = prop301;
                 const _errs15 = errors;
                 if(errors === _errs15){
                   if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -8229,9 +8531,10 @@ function validate146(data, context){
                                 return false;
                               }
                               else {
-                                if(data7.name !== undefined){
+                                const prop302 = data7.name;
+                                if(prop302 !== undefined){
                                   const _errs21 = errors;
-                                  if(typeof data7.name !== "string"){
+                                  if(typeof prop302 !== "string"){
                                     validate146.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -8241,9 +8544,10 @@ function validate146(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data7.title !== undefined){
+                                  const prop303 = data7.title;
+                                  if(prop303 !== undefined){
                                     const _errs23 = errors;
-                                    if(typeof data7.title !== "string"){
+                                    if(typeof prop303 !== "string"){
                                       validate146.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -8253,8 +8557,9 @@ function validate146(data, context){
                                     var valid7 = true;
                                   }
                                   if(valid7){
-                                    if(data7.type !== undefined){
-                                      let data10 = data7.type;
+                                    const prop304 = data7.type;
+                                    if(prop304 !== undefined){
+                                      let data10 = prop304;
                                       const _errs25 = errors;
                                       if(typeof data10 !== "string"){
                                         validate146.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8289,8 +8594,9 @@ function validate146(data, context){
                                 return false;
                               }
                               else {
-                                if(data7.type !== undefined){
-                                  let data11 = data7.type;
+                                const prop305 = data7.type;
+                                if(prop305 !== undefined){
+                                  let data11 = prop305;
                                   const _errs30 = errors;
                                   if(typeof data11 !== "string"){
                                     validate146.errors = [{instancePath:instancePath+"/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -8306,9 +8612,10 @@ function validate146(data, context){
                                   var valid10 = true;
                                 }
                                 if(valid10){
-                                  if(data7.uri !== undefined){
+                                  const prop306 = data7.uri;
+                                  if(prop306 !== undefined){
                                     const _errs32 = errors;
-                                    if(typeof data7.uri !== "string"){
+                                    if(typeof prop306 !== "string"){
                                       validate146.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -8375,8 +8682,9 @@ function validate145(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop307 = data.id;
+        if(prop307 !== undefined){
+          let data0 = prop307;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate145.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8388,8 +8696,9 @@ function validate145(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop308 = data.jsonrpc;
+          if(prop308 !== undefined){
+            let data1 = prop308;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate145.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8405,8 +8714,9 @@ function validate145(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop309 = data.method;
+            if(prop309 !== undefined){
+              let data2 = prop309;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate145.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8422,9 +8732,10 @@ function validate145(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop310 = data.params;
+              if(prop310 !== undefined){
                 const _errs8 = errors;
-                if(!(validate146(data.params))){
+                if(!(validate146(prop310))){
                   vErrors = vErrors === null ? rebaseErrors(validate146.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate146.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -8566,9 +8877,10 @@ function validate160(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop311 = data._meta;
+        if(prop311 !== undefined){
           const _errs2 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop311))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8578,9 +8890,10 @@ function validate160(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resultType !== undefined){
+          const prop312 = data.resultType;
+          if(prop312 !== undefined){
             const _errs3 = errors;
-            if(typeof data.resultType !== "string"){
+            if(typeof prop312 !== "string"){
               validate160.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -8641,9 +8954,10 @@ function validate163(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop313 = data._meta;
+        if(prop313 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop313))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -8653,8 +8967,9 @@ function validate163(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.completion !== undefined){
-            let data1 = data.completion;
+          const prop314 = data.completion;
+          if(prop314 !== undefined){
+            let data1 = prop314;
             const _errs2 = errors;
             if(errors === _errs2){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -8664,9 +8979,10 @@ function validate163(data, context){
                   return false;
                 }
                 else {
-                  if(data1.hasMore !== undefined){
+                  const prop315 = data1.hasMore;
+                  if(prop315 !== undefined){
                     const _errs4 = errors;
-                    if(typeof data1.hasMore !== "boolean"){
+                    if(typeof prop315 !== "boolean"){
                       validate163.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
                       return false;
                     }
@@ -8676,8 +8992,9 @@ function validate163(data, context){
                     var valid1 = true;
                   }
                   if(valid1){
-                    if(data1.total !== undefined){
-                      let data3 = data1.total;
+                    const prop316 = data1.total;
+                    if(prop316 !== undefined){
+                      let data3 = prop316;
                       const _errs6 = errors;
                       if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                         validate163.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
@@ -8689,8 +9006,9 @@ function validate163(data, context){
                       var valid1 = true;
                     }
                     if(valid1){
-                      if(data1.values !== undefined){
-                        let data4 = data1.values;
+                      const prop317 = data1.values;
+                      if(prop317 !== undefined){
+                        let data4 = prop317;
                         const _errs8 = errors;
                         if(errors === _errs8){
                           if(Array.isArray(data4)){
@@ -8739,8 +9057,9 @@ function validate163(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
-              let data6 = data.resultType;
+            const prop318 = data.resultType;
+            if(prop318 !== undefined){
+              let data6 = prop318;
               const _errs12 = errors;
               if(typeof data6 !== "string"){
                 validate163.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -8788,8 +9107,9 @@ function validate165(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop319 = data.id;
+        if(prop319 !== undefined){
+          let data0 = prop319;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate165.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -8801,8 +9121,9 @@ function validate165(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop320 = data.jsonrpc;
+          if(prop320 !== undefined){
+            let data1 = prop320;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate165.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -8818,9 +9139,10 @@ function validate165(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop321 = data.result;
+            if(prop321 !== undefined){
               const _errs6 = errors;
-              if(!(validate163(data.result))){
+              if(!(validate163(prop321))){
                 vErrors = vErrors === null ? rebaseErrors(validate163.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate163.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -8894,8 +9216,9 @@ function validate170(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.completions !== undefined){
-        let data0 = data.completions;
+      const prop322 = data.completions;
+      if(prop322 !== undefined){
+        let data0 = prop322;
         const _errs1 = errors;
         const _errs2 = errors;
         if(errors === _errs2){
@@ -8923,8 +9246,9 @@ function validate170(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.experimental !== undefined){
-          let data2 = data.experimental;
+        const prop323 = data.experimental;
+        if(prop323 !== undefined){
+          let data2 = prop323;
           const _errs6 = errors;
           if(errors === _errs6){
             if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -8968,8 +9292,9 @@ function validate170(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.extensions !== undefined){
-            let data5 = data.extensions;
+          const prop324 = data.extensions;
+          if(prop324 !== undefined){
+            let data5 = prop324;
             const _errs14 = errors;
             if(errors === _errs14){
               if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
@@ -9013,8 +9338,9 @@ function validate170(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.logging !== undefined){
-              let data8 = data.logging;
+            const prop325 = data.logging;
+            if(prop325 !== undefined){
+              let data8 = prop325;
               const _errs22 = errors;
               const _errs23 = errors;
               if(errors === _errs23){
@@ -9042,13 +9368,15 @@ function validate170(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.prompts !== undefined){
-                let data10 = data.prompts;
+              const prop326 = data.prompts;
+              if(prop326 !== undefined){
+                let data10 = prop326;
                 const _errs27 = errors;
                 if(errors === _errs27){
                   if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                    if(data10.listChanged !== undefined){
-                      if(typeof data10.listChanged !== "boolean"){
+                    const prop327 = data10.listChanged;
+                    if(prop327 !== undefined){
+                      if(typeof prop327 !== "boolean"){
                         validate170.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -9065,14 +9393,16 @@ function validate170(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resources !== undefined){
-                  let data12 = data.resources;
+                const prop328 = data.resources;
+                if(prop328 !== undefined){
+                  let data12 = prop328;
                   const _errs31 = errors;
                   if(errors === _errs31){
                     if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-                      if(data12.listChanged !== undefined){
+                      const prop329 = data12.listChanged;
+                      if(prop329 !== undefined){
                         const _errs33 = errors;
-                        if(typeof data12.listChanged !== "boolean"){
+                        if(typeof prop329 !== "boolean"){
                           validate170.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -9082,9 +9412,10 @@ function validate170(data, context){
                         var valid12 = true;
                       }
                       if(valid12){
-                        if(data12.subscribe !== undefined){
+                        const prop330 = data12.subscribe;
+                        if(prop330 !== undefined){
                           const _errs35 = errors;
-                          if(typeof data12.subscribe !== "boolean"){
+                          if(typeof prop330 !== "boolean"){
                             validate170.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
@@ -9106,13 +9437,15 @@ function validate170(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.tools !== undefined){
-                    let data15 = data.tools;
+                  const prop331 = data.tools;
+                  if(prop331 !== undefined){
+                    let data15 = prop331;
                     const _errs37 = errors;
                     if(errors === _errs37){
                       if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                        if(data15.listChanged !== undefined){
-                          if(typeof data15.listChanged !== "boolean"){
+                        const prop332 = data15.listChanged;
+                        if(prop332 !== undefined){
+                          if(typeof prop332 !== "boolean"){
                             validate170.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
                             return false;
                           }
@@ -9158,9 +9491,10 @@ function validate168(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop333 = data._meta;
+        if(prop333 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop333))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -9170,8 +9504,9 @@ function validate168(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop334 = data.cacheScope;
+          if(prop334 !== undefined){
+            let data1 = prop334;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate168.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -9187,9 +9522,10 @@ function validate168(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.capabilities !== undefined){
+            const prop335 = data.capabilities;
+            if(prop335 !== undefined){
               const _errs4 = errors;
-              if(!(validate170(data.capabilities))){
+              if(!(validate170(prop335))){
                 vErrors = vErrors === null ? rebaseErrors(validate170.errors, instancePath+"/capabilities") : vErrors.concat(rebaseErrors(validate170.errors, instancePath+"/capabilities"));
                 errors = vErrors.length;
               }
@@ -9199,9 +9535,10 @@ function validate168(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.instructions !== undefined){
+              const prop336 = data.instructions;
+              if(prop336 !== undefined){
                 const _errs5 = errors;
-                if(typeof data.instructions !== "string"){
+                if(typeof prop336 !== "string"){
                   validate168.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -9211,8 +9548,9 @@ function validate168(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data4 = data.resultType;
+                const prop337 = data.resultType;
+                if(prop337 !== undefined){
+                  let data4 = prop337;
                   const _errs7 = errors;
                   if(typeof data4 !== "string"){
                     validate168.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -9228,8 +9566,9 @@ function validate168(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.supportedVersions !== undefined){
-                    let data5 = data.supportedVersions;
+                  const prop338 = data.supportedVersions;
+                  if(prop338 !== undefined){
+                    let data5 = prop338;
                     const _errs9 = errors;
                     if(errors === _errs9){
                       if(Array.isArray(data5)){
@@ -9258,8 +9597,9 @@ function validate168(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.ttlMs !== undefined){
-                      let data7 = data.ttlMs;
+                    const prop339 = data.ttlMs;
+                    if(prop339 !== undefined){
+                      let data7 = prop339;
                       const _errs13 = errors;
                       if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                         validate168.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -9315,8 +9655,9 @@ function validate172(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop340 = data.id;
+        if(prop340 !== undefined){
+          let data0 = prop340;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate172.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -9328,8 +9669,9 @@ function validate172(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop341 = data.jsonrpc;
+          if(prop341 !== undefined){
+            let data1 = prop341;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate172.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -9345,9 +9687,10 @@ function validate172(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop342 = data.result;
+            if(prop342 !== undefined){
               const _errs6 = errors;
-              if(!(validate168(data.result))){
+              if(!(validate168(prop342))){
                 vErrors = vErrors === null ? rebaseErrors(validate168.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate168.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -9395,9 +9738,10 @@ function validate174(data, context){
         return false;
       }
       else {
-        if(data.message !== undefined){
+        const prop343 = data.message;
+        if(prop343 !== undefined){
           const _errs1 = errors;
-          if(typeof data.message !== "string"){
+          if(typeof prop343 !== "string"){
             validate174.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -9407,8 +9751,9 @@ function validate174(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mode !== undefined){
-            let data1 = data.mode;
+          const prop344 = data.mode;
+          if(prop344 !== undefined){
+            let data1 = prop344;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate174.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -9424,9 +9769,10 @@ function validate174(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.url !== undefined){
+            const prop345 = data.url;
+            if(prop345 !== undefined){
               const _errs5 = errors;
-              if(typeof data.url !== "string"){
+              if(typeof prop345 !== "string"){
                 validate174.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -9465,8 +9811,9 @@ function validate175(data, context){
         return false;
       }
       else {
-        if(data.action !== undefined){
-          let data0 = data.action;
+        const prop346 = data.action;
+        if(prop346 !== undefined){
+          let data0 = prop346;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate175.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
@@ -9482,8 +9829,9 @@ function validate175(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.content !== undefined){
-            let data1 = data.content;
+          const prop347 = data.content;
+          if(prop347 !== undefined){
+            let data1 = prop347;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -9609,9 +9957,10 @@ function validate178(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
+                  const prop348 = data.default;
+                  if(prop348 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data.default !== "string"){
+                    if(typeof prop348 !== "string"){
                       const err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err2];
@@ -9627,9 +9976,10 @@ function validate178(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data.description !== undefined){
+                    const prop349 = data.description;
+                    if(prop349 !== undefined){
                       const _errs9 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop349 !== "string"){
                         const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err3];
@@ -9645,8 +9995,9 @@ function validate178(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data.enum !== undefined){
-                        let data2 = data.enum;
+                      const prop350 = data.enum;
+                      if(prop350 !== undefined){
+                        let data2 = prop350;
                         const _errs11 = errors;
                         if(errors === _errs11){
                           if(Array.isArray(data2)){
@@ -9687,9 +10038,10 @@ function validate178(data, context){
                         var valid4 = true;
                       }
                       if(valid4){
-                        if(data.title !== undefined){
+                        const prop351 = data.title;
+                        if(prop351 !== undefined){
                           const _errs15 = errors;
-                          if(typeof data.title !== "string"){
+                          if(typeof prop351 !== "string"){
                             const err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                             if(vErrors === null){
                               vErrors = [err6];
@@ -9705,8 +10057,9 @@ function validate178(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data.type !== undefined){
-                            let data5 = data.type;
+                          const prop352 = data.type;
+                          if(prop352 !== undefined){
+                            let data5 = prop352;
                             const _errs17 = errors;
                             if(typeof data5 !== "string"){
                               const err7 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9767,8 +10120,9 @@ function validate178(data, context){
                   errors++;
                 }
                 else {
-                  if(data.default !== undefined){
-                    let data6 = data.default;
+                  const prop353 = data.default;
+                  if(prop353 !== undefined){
+                    let data6 = prop353;
                     const _errs22 = errors;
                     if(errors === _errs22){
                       if(Array.isArray(data6)){
@@ -9809,9 +10163,10 @@ function validate178(data, context){
                     var valid8 = true;
                   }
                   if(valid8){
-                    if(data.description !== undefined){
+                    const prop354 = data.description;
+                    if(prop354 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.description !== "string"){
+                      if(typeof prop354 !== "string"){
                         const err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err13];
@@ -9827,8 +10182,9 @@ function validate178(data, context){
                       var valid8 = true;
                     }
                     if(valid8){
-                      if(data.items !== undefined){
-                        let data9 = data.items;
+                      const prop355 = data.items;
+                      if(prop355 !== undefined){
+                        let data9 = prop355;
                         const _errs28 = errors;
                         if(errors === _errs28){
                           if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
@@ -9844,8 +10200,9 @@ function validate178(data, context){
                               errors++;
                             }
                             else {
-                              if(data9.enum !== undefined){
-                                let data10 = data9.enum;
+                              const prop356 = data9.enum;
+                              if(prop356 !== undefined){
+                                let data10 = prop356;
                                 const _errs30 = errors;
                                 if(errors === _errs30){
                                   if(Array.isArray(data10)){
@@ -9886,8 +10243,9 @@ function validate178(data, context){
                                 var valid10 = true;
                               }
                               if(valid10){
-                                if(data9.type !== undefined){
-                                  let data12 = data9.type;
+                                const prop357 = data9.type;
+                                if(prop357 !== undefined){
+                                  let data12 = prop357;
                                   const _errs34 = errors;
                                   if(typeof data12 !== "string"){
                                     const err17 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -9934,8 +10292,9 @@ function validate178(data, context){
                         var valid8 = true;
                       }
                       if(valid8){
-                        if(data.maxItems !== undefined){
-                          let data13 = data.maxItems;
+                        const prop358 = data.maxItems;
+                        if(prop358 !== undefined){
+                          let data13 = prop358;
                           const _errs36 = errors;
                           if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
                             const err20 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -9953,8 +10312,9 @@ function validate178(data, context){
                           var valid8 = true;
                         }
                         if(valid8){
-                          if(data.minItems !== undefined){
-                            let data14 = data.minItems;
+                          const prop359 = data.minItems;
+                          if(prop359 !== undefined){
+                            let data14 = prop359;
                             const _errs38 = errors;
                             if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
                               const err21 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -9972,9 +10332,10 @@ function validate178(data, context){
                             var valid8 = true;
                           }
                           if(valid8){
-                            if(data.title !== undefined){
+                            const prop360 = data.title;
+                            if(prop360 !== undefined){
                               const _errs40 = errors;
-                              if(typeof data.title !== "string"){
+                              if(typeof prop360 !== "string"){
                                 const err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err22];
@@ -9990,8 +10351,9 @@ function validate178(data, context){
                               var valid8 = true;
                             }
                             if(valid8){
-                              if(data.type !== undefined){
-                                let data16 = data.type;
+                              const prop361 = data.type;
+                              if(prop361 !== undefined){
+                                let data16 = prop361;
                                 const _errs42 = errors;
                                 if(typeof data16 !== "string"){
                                   const err23 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10091,9 +10453,10 @@ function validate178(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop362 = data.default;
+          if(prop362 !== undefined){
             const _errs47 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop362 !== "string"){
               const err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err30];
@@ -10109,9 +10472,10 @@ function validate178(data, context){
             var valid13 = true;
           }
           if(valid13){
-            if(data.description !== undefined){
+            const prop363 = data.description;
+            if(prop363 !== undefined){
               const _errs49 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop363 !== "string"){
                 const err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err31];
@@ -10127,8 +10491,9 @@ function validate178(data, context){
               var valid13 = true;
             }
             if(valid13){
-              if(data.oneOf !== undefined){
-                let data19 = data.oneOf;
+              const prop364 = data.oneOf;
+              if(prop364 !== undefined){
+                let data19 = prop364;
                 const _errs51 = errors;
                 if(errors === _errs51){
                   if(Array.isArray(data19)){
@@ -10151,9 +10516,10 @@ function validate178(data, context){
                             errors++;
                           }
                           else {
-                            if(data20.const !== undefined){
+                            const prop365 = data20.const;
+                            if(prop365 !== undefined){
                               const _errs55 = errors;
-                              if(typeof data20.const !== "string"){
+                              if(typeof prop365 !== "string"){
                                 const err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err33];
@@ -10169,9 +10535,10 @@ function validate178(data, context){
                               var valid15 = true;
                             }
                             if(valid15){
-                              if(data20.title !== undefined){
+                              const prop366 = data20.title;
+                              if(prop366 !== undefined){
                                 const _errs57 = errors;
-                                if(typeof data20.title !== "string"){
+                                if(typeof prop366 !== "string"){
                                   const err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err34];
@@ -10223,9 +10590,10 @@ function validate178(data, context){
                 var valid13 = true;
               }
               if(valid13){
-                if(data.title !== undefined){
+                const prop367 = data.title;
+                if(prop367 !== undefined){
                   const _errs59 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop367 !== "string"){
                     const err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err37];
@@ -10241,8 +10609,9 @@ function validate178(data, context){
                   var valid13 = true;
                 }
                 if(valid13){
-                  if(data.type !== undefined){
-                    let data24 = data.type;
+                  const prop368 = data.type;
+                  if(prop368 !== undefined){
+                    let data24 = prop368;
                     const _errs61 = errors;
                     if(typeof data24 !== "string"){
                       const err38 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10305,8 +10674,9 @@ function validate178(data, context){
             errors++;
           }
           else {
-            if(data.default !== undefined){
-              let data25 = data.default;
+            const prop369 = data.default;
+            if(prop369 !== undefined){
+              let data25 = prop369;
               const _errs66 = errors;
               if(errors === _errs66){
                 if(Array.isArray(data25)){
@@ -10347,9 +10717,10 @@ function validate178(data, context){
               var valid17 = true;
             }
             if(valid17){
-              if(data.description !== undefined){
+              const prop370 = data.description;
+              if(prop370 !== undefined){
                 const _errs70 = errors;
-                if(typeof data.description !== "string"){
+                if(typeof prop370 !== "string"){
                   const err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err44];
@@ -10365,8 +10736,9 @@ function validate178(data, context){
                 var valid17 = true;
               }
               if(valid17){
-                if(data.items !== undefined){
-                  let data28 = data.items;
+                const prop371 = data.items;
+                if(prop371 !== undefined){
+                  let data28 = prop371;
                   const _errs72 = errors;
                   if(errors === _errs72){
                     if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
@@ -10382,8 +10754,9 @@ function validate178(data, context){
                         errors++;
                       }
                       else {
-                        if(data28.anyOf !== undefined){
-                          let data29 = data28.anyOf;
+                        const prop372 = data28.anyOf;
+                        if(prop372 !== undefined){
+                          let data29 = prop372;
                           const _errs74 = errors;
                           if(errors === _errs74){
                             if(Array.isArray(data29)){
@@ -10406,9 +10779,10 @@ function validate178(data, context){
                                       errors++;
                                     }
                                     else {
-                                      if(data30.const !== undefined){
+                                      const prop373 = data30.const;
+                                      if(prop373 !== undefined){
                                         const _errs78 = errors;
-                                        if(typeof data30.const !== "string"){
+                                        if(typeof prop373 !== "string"){
                                           const err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err47];
@@ -10424,9 +10798,10 @@ function validate178(data, context){
                                         var valid21 = true;
                                       }
                                       if(valid21){
-                                        if(data30.title !== undefined){
+                                        const prop374 = data30.title;
+                                        if(prop374 !== undefined){
                                           const _errs80 = errors;
-                                          if(typeof data30.title !== "string"){
+                                          if(typeof prop374 !== "string"){
                                             const err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                             if(vErrors === null){
                                               vErrors = [err48];
@@ -10492,8 +10867,9 @@ function validate178(data, context){
                   var valid17 = true;
                 }
                 if(valid17){
-                  if(data.maxItems !== undefined){
-                    let data33 = data.maxItems;
+                  const prop375 = data.maxItems;
+                  if(prop375 !== undefined){
+                    let data33 = prop375;
                     const _errs82 = errors;
                     if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
                       const err52 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -10511,8 +10887,9 @@ function validate178(data, context){
                     var valid17 = true;
                   }
                   if(valid17){
-                    if(data.minItems !== undefined){
-                      let data34 = data.minItems;
+                    const prop376 = data.minItems;
+                    if(prop376 !== undefined){
+                      let data34 = prop376;
                       const _errs84 = errors;
                       if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
                         const err53 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -10530,9 +10907,10 @@ function validate178(data, context){
                       var valid17 = true;
                     }
                     if(valid17){
-                      if(data.title !== undefined){
+                      const prop377 = data.title;
+                      if(prop377 !== undefined){
                         const _errs86 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop377 !== "string"){
                           const err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err54];
@@ -10548,8 +10926,9 @@ function validate178(data, context){
                         var valid17 = true;
                       }
                       if(valid17){
-                        if(data.type !== undefined){
-                          let data36 = data.type;
+                        const prop378 = data.type;
+                        if(prop378 !== undefined){
+                          let data36 = prop378;
                           const _errs88 = errors;
                           if(typeof data36 !== "string"){
                             const err55 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10614,9 +10993,10 @@ function validate178(data, context){
               errors++;
             }
             else {
-              if(data.default !== undefined){
+              const prop379 = data.default;
+              if(prop379 !== undefined){
                 const _errs93 = errors;
-                if(typeof data.default !== "string"){
+                if(typeof prop379 !== "string"){
                   const err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err59];
@@ -10632,9 +11012,10 @@ function validate178(data, context){
                 var valid23 = true;
               }
               if(valid23){
-                if(data.description !== undefined){
+                const prop380 = data.description;
+                if(prop380 !== undefined){
                   const _errs95 = errors;
-                  if(typeof data.description !== "string"){
+                  if(typeof prop380 !== "string"){
                     const err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err60];
@@ -10650,8 +11031,9 @@ function validate178(data, context){
                   var valid23 = true;
                 }
                 if(valid23){
-                  if(data.enum !== undefined){
-                    let data39 = data.enum;
+                  const prop381 = data.enum;
+                  if(prop381 !== undefined){
+                    let data39 = prop381;
                     const _errs97 = errors;
                     if(errors === _errs97){
                       if(Array.isArray(data39)){
@@ -10692,8 +11074,9 @@ function validate178(data, context){
                     var valid23 = true;
                   }
                   if(valid23){
-                    if(data.enumNames !== undefined){
-                      let data41 = data.enumNames;
+                    const prop382 = data.enumNames;
+                    if(prop382 !== undefined){
+                      let data41 = prop382;
                       const _errs101 = errors;
                       if(errors === _errs101){
                         if(Array.isArray(data41)){
@@ -10734,9 +11117,10 @@ function validate178(data, context){
                       var valid23 = true;
                     }
                     if(valid23){
-                      if(data.title !== undefined){
+                      const prop383 = data.title;
+                      if(prop383 !== undefined){
                         const _errs105 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop383 !== "string"){
                           const err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                           if(vErrors === null){
                             vErrors = [err65];
@@ -10752,8 +11136,9 @@ function validate178(data, context){
                         var valid23 = true;
                       }
                       if(valid23){
-                        if(data.type !== undefined){
-                          let data44 = data.type;
+                        const prop384 = data.type;
+                        if(prop384 !== undefined){
+                          let data44 = prop384;
                           const _errs107 = errors;
                           if(typeof data44 !== "string"){
                             const err66 = {instancePath:instancePath+"/type",schemaPath:"LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -10850,8 +11235,9 @@ function validate179(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop385 = data.code;
+        if(prop385 !== undefined){
+          let data0 = prop385;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate179.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -10863,9 +11249,10 @@ function validate179(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop386 = data.message;
+          if(prop386 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop386 !== "string"){
               validate179.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -10915,9 +11302,10 @@ function validate182(data, context){
         return false;
       }
       else {
-        if(data.content !== undefined){
+        const prop387 = data.content;
+        if(prop387 !== undefined){
           const _errs1 = errors;
-          if(!(validate37(data.content))){
+          if(!(validate37(prop387))){
             vErrors = vErrors === null ? rebaseErrors(validate37.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate37.errors, instancePath+"/content"));
             errors = vErrors.length;
           }
@@ -10927,8 +11315,9 @@ function validate182(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.role !== undefined){
-            let data1 = data.role;
+          const prop388 = data.role;
+          if(prop388 !== undefined){
+            let data1 = prop388;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate182.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
@@ -10969,9 +11358,10 @@ function validate180(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop389 = data._meta;
+        if(prop389 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop389))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -10981,9 +11371,10 @@ function validate180(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop390 = data.description;
+          if(prop390 !== undefined){
             const _errs2 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop390 !== "string"){
               validate180.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -10993,8 +11384,9 @@ function validate180(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.messages !== undefined){
-              let data2 = data.messages;
+            const prop391 = data.messages;
+            if(prop391 !== undefined){
+              let data2 = prop391;
               const _errs4 = errors;
               if(errors === _errs4){
                 if(Array.isArray(data2)){
@@ -11023,8 +11415,9 @@ function validate180(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop392 = data.resultType;
+              if(prop392 !== undefined){
+                let data4 = prop392;
                 const _errs7 = errors;
                 if(typeof data4 !== "string"){
                   validate180.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -11073,8 +11466,9 @@ function validate185(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop393 = data.id;
+        if(prop393 !== undefined){
+          let data0 = prop393;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate185.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -11086,8 +11480,9 @@ function validate185(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop394 = data.jsonrpc;
+          if(prop394 !== undefined){
+            let data1 = prop394;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate185.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -11103,8 +11498,9 @@ function validate185(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop395 = data.result;
+            if(prop395 !== undefined){
+              let data2 = prop395;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -11182,8 +11578,9 @@ function validate188(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop396 = data.error;
+        if(prop396 !== undefined){
+          let data0 = prop396;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -11195,8 +11592,9 @@ function validate188(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop397 = data0.code;
+                if(prop397 !== undefined){
+                  let data1 = prop397;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate188.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11208,9 +11606,10 @@ function validate188(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop398 = data0.message;
+                  if(prop398 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop398 !== "string"){
                       validate188.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -11238,8 +11637,9 @@ function validate188(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop399 = data0.code;
+                  if(prop399 !== undefined){
+                    let data3 = prop399;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate188.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
                       return false;
@@ -11264,8 +11664,9 @@ function validate188(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data4 = data.id;
+          const prop400 = data.id;
+          if(prop400 !== undefined){
+            let data4 = prop400;
             const _errs13 = errors;
             if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
               validate188.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -11277,8 +11678,9 @@ function validate188(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data5 = data.jsonrpc;
+            const prop401 = data.jsonrpc;
+            if(prop401 !== undefined){
+              let data5 = prop401;
               const _errs16 = errors;
               if(typeof data5 !== "string"){
                 validate188.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -11323,9 +11725,10 @@ function validate189(data, context){
         return false;
       }
       else {
-        if(data.mimeType !== undefined){
+        const prop402 = data.mimeType;
+        if(prop402 !== undefined){
           const _errs1 = errors;
-          if(typeof data.mimeType !== "string"){
+          if(typeof prop402 !== "string"){
             validate189.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -11335,8 +11738,9 @@ function validate189(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.sizes !== undefined){
-            let data1 = data.sizes;
+          const prop403 = data.sizes;
+          if(prop403 !== undefined){
+            let data1 = prop403;
             const _errs3 = errors;
             if(errors === _errs3){
               if(Array.isArray(data1)){
@@ -11365,9 +11769,10 @@ function validate189(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.src !== undefined){
+            const prop404 = data.src;
+            if(prop404 !== undefined){
               const _errs7 = errors;
-              if(typeof data.src !== "string"){
+              if(typeof prop404 !== "string"){
                 validate189.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -11377,8 +11782,9 @@ function validate189(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.theme !== undefined){
-                let data4 = data.theme;
+              const prop405 = data.theme;
+              if(prop405 !== undefined){
+                let data4 = prop405;
                 const _errs9 = errors;
                 if(typeof data4 !== "string"){
                   validate189.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -11421,8 +11827,9 @@ function validate190(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.icons !== undefined){
-        let data0 = data.icons;
+      const prop406 = data.icons;
+      if(prop406 !== undefined){
+        let data0 = prop406;
         const _errs1 = errors;
         if(errors === _errs1){
           if(Array.isArray(data0)){
@@ -11440,9 +11847,10 @@ function validate190(data, context){
                     return false;
                   }
                   else {
-                    if(data1.mimeType !== undefined){
+                    const prop407 = data1.mimeType;
+                    if(prop407 !== undefined){
                       const _errs6 = errors;
-                      if(typeof data1.mimeType !== "string"){
+                      if(typeof prop407 !== "string"){
                         validate190.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -11452,8 +11860,9 @@ function validate190(data, context){
                       var valid3 = true;
                     }
                     if(valid3){
-                      if(data1.sizes !== undefined){
-                        let data3 = data1.sizes;
+                      const prop408 = data1.sizes;
+                      if(prop408 !== undefined){
+                        let data3 = prop408;
                         const _errs8 = errors;
                         if(errors === _errs8){
                           if(Array.isArray(data3)){
@@ -11482,9 +11891,10 @@ function validate190(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data1.src !== undefined){
+                        const prop409 = data1.src;
+                        if(prop409 !== undefined){
                           const _errs12 = errors;
-                          if(typeof data1.src !== "string"){
+                          if(typeof prop409 !== "string"){
                             validate190.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -11494,8 +11904,9 @@ function validate190(data, context){
                           var valid3 = true;
                         }
                         if(valid3){
-                          if(data1.theme !== undefined){
-                            let data6 = data1.theme;
+                          const prop410 = data1.theme;
+                          if(prop410 !== undefined){
+                            let data6 = prop410;
                             const _errs14 = errors;
                             if(typeof data6 !== "string"){
                               validate190.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -11580,9 +11991,10 @@ function validate191(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop411 = data._meta;
+        if(prop411 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop411))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -11592,9 +12004,10 @@ function validate191(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.inputResponses !== undefined){
+          const prop412 = data.inputResponses;
+          if(prop412 !== undefined){
             const _errs2 = errors;
-            if(!(validate28(data.inputResponses))){
+            if(!(validate28(prop412))){
               vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(rebaseErrors(validate28.errors, instancePath+"/inputResponses"));
               errors = vErrors.length;
             }
@@ -11604,9 +12017,10 @@ function validate191(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.requestState !== undefined){
+            const prop413 = data.requestState;
+            if(prop413 !== undefined){
               const _errs3 = errors;
-              if(typeof data.requestState !== "string"){
+              if(typeof prop413 !== "string"){
                 validate191.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -11651,8 +12065,9 @@ function validate194(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop414 = data.code;
+        if(prop414 !== undefined){
+          let data0 = prop414;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate194.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11668,9 +12083,10 @@ function validate194(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop415 = data.message;
+          if(prop415 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop415 !== "string"){
               validate194.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11711,8 +12127,9 @@ function validate195(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop416 = data.code;
+        if(prop416 !== undefined){
+          let data0 = prop416;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate195.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11728,9 +12145,10 @@ function validate195(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop417 = data.message;
+          if(prop417 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop417 !== "string"){
               validate195.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11771,8 +12189,9 @@ function validate196(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop418 = data.code;
+        if(prop418 !== undefined){
+          let data0 = prop418;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate196.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11788,9 +12207,10 @@ function validate196(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop419 = data.message;
+          if(prop419 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop419 !== "string"){
               validate196.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -11900,8 +12320,9 @@ function validate199(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop420 = data.error;
+        if(prop420 !== undefined){
+          let data0 = prop420;
           const _errs1 = errors;
           const _errs2 = errors;
           if(errors === _errs2){
@@ -11912,8 +12333,9 @@ function validate199(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop421 = data0.code;
+                if(prop421 !== undefined){
+                  let data1 = prop421;
                   const _errs4 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate199.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11925,9 +12347,10 @@ function validate199(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data0.message !== undefined){
+                  const prop422 = data0.message;
+                  if(prop422 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop422 !== "string"){
                       validate199.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -11950,8 +12373,9 @@ function validate199(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop423 = data.id;
+          if(prop423 !== undefined){
+            let data3 = prop423;
             const _errs8 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate199.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -11963,8 +12387,9 @@ function validate199(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop424 = data.jsonrpc;
+            if(prop424 !== undefined){
+              let data4 = prop424;
               const _errs11 = errors;
               if(typeof data4 !== "string"){
                 validate199.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12018,8 +12443,9 @@ function validate201(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop425 = data.id;
+        if(prop425 !== undefined){
+          let data0 = prop425;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate201.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -12031,8 +12457,9 @@ function validate201(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop426 = data.jsonrpc;
+          if(prop426 !== undefined){
+            let data1 = prop426;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate201.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12048,9 +12475,10 @@ function validate201(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop427 = data.method;
+            if(prop427 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop427 !== "string"){
                 validate201.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12060,8 +12488,9 @@ function validate201(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop428 = data.params;
+              if(prop428 !== undefined){
+                let data3 = prop428;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -12107,8 +12536,9 @@ function validate203(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop429 = data.id;
+        if(prop429 !== undefined){
+          let data0 = prop429;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate203.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -12120,8 +12550,9 @@ function validate203(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop430 = data.jsonrpc;
+          if(prop430 !== undefined){
+            let data1 = prop430;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate203.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12137,9 +12568,10 @@ function validate203(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop431 = data.result;
+            if(prop431 !== undefined){
               const _errs6 = errors;
-              if(!(validate160(data.result))){
+              if(!(validate160(prop431))){
                 vErrors = vErrors === null ? rebaseErrors(validate160.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate160.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -12193,8 +12625,9 @@ function validate200(data, context){
           errors++;
         }
         else {
-          if(data.jsonrpc !== undefined){
-            let data0 = data.jsonrpc;
+          const prop432 = data.jsonrpc;
+          if(prop432 !== undefined){
+            let data0 = prop432;
             const _errs5 = errors;
             if(typeof data0 !== "string"){
               const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -12222,9 +12655,10 @@ function validate200(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.method !== undefined){
+            const prop433 = data.method;
+            if(prop433 !== undefined){
               const _errs7 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop433 !== "string"){
                 const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err3];
@@ -12240,8 +12674,9 @@ function validate200(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.params !== undefined){
-                let data2 = data.params;
+              const prop434 = data.params;
+              if(prop434 !== undefined){
+                let data2 = prop434;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -12342,8 +12777,9 @@ function validate207(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop435 = data.jsonrpc;
+        if(prop435 !== undefined){
+          let data0 = prop435;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate207.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -12359,9 +12795,10 @@ function validate207(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
+          const prop436 = data.method;
+          if(prop436 !== undefined){
             const _errs3 = errors;
-            if(typeof data.method !== "string"){
+            if(typeof prop436 !== "string"){
               validate207.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12371,8 +12808,9 @@ function validate207(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
-              let data2 = data.params;
+            const prop437 = data.params;
+            if(prop437 !== undefined){
+              let data2 = prop437;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -12500,9 +12938,10 @@ function validate212(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop438 = data.default;
+        if(prop438 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop438 !== "string"){
             validate212.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -12512,9 +12951,10 @@ function validate212(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop439 = data.description;
+          if(prop439 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop439 !== "string"){
               validate212.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -12524,8 +12964,9 @@ function validate212(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop440 = data.enum;
+            if(prop440 !== undefined){
+              let data2 = prop440;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -12554,8 +12995,9 @@ function validate212(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.enumNames !== undefined){
-                let data4 = data.enumNames;
+              const prop441 = data.enumNames;
+              if(prop441 !== undefined){
+                let data4 = prop441;
                 const _errs9 = errors;
                 if(errors === _errs9){
                   if(Array.isArray(data4)){
@@ -12584,9 +13026,10 @@ function validate212(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop442 = data.title;
+                if(prop442 !== undefined){
                   const _errs13 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop442 !== "string"){
                     validate212.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -12596,8 +13039,9 @@ function validate212(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data7 = data.type;
+                  const prop443 = data.type;
+                  if(prop443 !== undefined){
+                    let data7 = prop443;
                     const _errs15 = errors;
                     if(typeof data7 !== "string"){
                       validate212.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -12657,8 +13101,9 @@ function validate215(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop444 = data._meta;
+        if(prop444 !== undefined){
+          let data0 = prop444;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate215.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -12670,8 +13115,9 @@ function validate215(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.arguments !== undefined){
-            let data1 = data.arguments;
+          const prop445 = data.arguments;
+          if(prop445 !== undefined){
+            let data1 = prop445;
             const _errs4 = errors;
             if(errors === _errs4){
               if(Array.isArray(data1)){
@@ -12689,9 +13135,10 @@ function validate215(data, context){
                         return false;
                       }
                       else {
-                        if(data2.description !== undefined){
+                        const prop446 = data2.description;
+                        if(prop446 !== undefined){
                           const _errs9 = errors;
-                          if(typeof data2.description !== "string"){
+                          if(typeof prop446 !== "string"){
                             validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -12701,9 +13148,10 @@ function validate215(data, context){
                           var valid4 = true;
                         }
                         if(valid4){
-                          if(data2.name !== undefined){
+                          const prop447 = data2.name;
+                          if(prop447 !== undefined){
                             const _errs11 = errors;
-                            if(typeof data2.name !== "string"){
+                            if(typeof prop447 !== "string"){
                               validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -12713,9 +13161,10 @@ function validate215(data, context){
                             var valid4 = true;
                           }
                           if(valid4){
-                            if(data2.required !== undefined){
+                            const prop448 = data2.required;
+                            if(prop448 !== undefined){
                               const _errs13 = errors;
-                              if(typeof data2.required !== "boolean"){
+                              if(typeof prop448 !== "boolean"){
                                 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                                 return false;
                               }
@@ -12725,9 +13174,10 @@ function validate215(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data2.title !== undefined){
+                              const prop449 = data2.title;
+                              if(prop449 !== undefined){
                                 const _errs15 = errors;
-                                if(typeof data2.title !== "string"){
+                                if(typeof prop449 !== "string"){
                                   validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -12763,9 +13213,10 @@ function validate215(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop450 = data.description;
+            if(prop450 !== undefined){
               const _errs17 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop450 !== "string"){
                 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12775,8 +13226,9 @@ function validate215(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data8 = data.icons;
+              const prop451 = data.icons;
+              if(prop451 !== undefined){
+                let data8 = prop451;
                 const _errs19 = errors;
                 if(errors === _errs19){
                   if(Array.isArray(data8)){
@@ -12794,9 +13246,10 @@ function validate215(data, context){
                             return false;
                           }
                           else {
-                            if(data9.mimeType !== undefined){
+                            const prop452 = data9.mimeType;
+                            if(prop452 !== undefined){
                               const _errs24 = errors;
-                              if(typeof data9.mimeType !== "string"){
+                              if(typeof prop452 !== "string"){
                                 validate215.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -12806,8 +13259,9 @@ function validate215(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.sizes !== undefined){
-                                let data11 = data9.sizes;
+                              const prop453 = data9.sizes;
+                              if(prop453 !== undefined){
+                                let data11 = prop453;
                                 const _errs26 = errors;
                                 if(errors === _errs26){
                                   if(Array.isArray(data11)){
@@ -12836,9 +13290,10 @@ function validate215(data, context){
                                 var valid7 = true;
                               }
                               if(valid7){
-                                if(data9.src !== undefined){
+                                const prop454 = data9.src;
+                                if(prop454 !== undefined){
                                   const _errs30 = errors;
-                                  if(typeof data9.src !== "string"){
+                                  if(typeof prop454 !== "string"){
                                     validate215.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -12848,8 +13303,9 @@ function validate215(data, context){
                                   var valid7 = true;
                                 }
                                 if(valid7){
-                                  if(data9.theme !== undefined){
-                                    let data14 = data9.theme;
+                                  const prop455 = data9.theme;
+                                  if(prop455 !== undefined){
+                                    let data14 = prop455;
                                     const _errs32 = errors;
                                     if(typeof data14 !== "string"){
                                       validate215.errors = [{instancePath:instancePath+"/icons/" + i1+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -12891,9 +13347,10 @@ function validate215(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.name !== undefined){
+                const prop456 = data.name;
+                if(prop456 !== undefined){
                   const _errs34 = errors;
-                  if(typeof data.name !== "string"){
+                  if(typeof prop456 !== "string"){
                     validate215.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -12903,9 +13360,10 @@ function validate215(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop457 = data.title;
+                  if(prop457 !== undefined){
                     const _errs36 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop457 !== "string"){
                       validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -12944,9 +13402,10 @@ function validate213(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop458 = data._meta;
+        if(prop458 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop458))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -12956,8 +13415,9 @@ function validate213(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop459 = data.cacheScope;
+          if(prop459 !== undefined){
+            let data1 = prop459;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate213.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -12973,9 +13433,10 @@ function validate213(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop460 = data.nextCursor;
+            if(prop460 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop460 !== "string"){
                 validate213.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -12985,8 +13446,9 @@ function validate213(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.prompts !== undefined){
-                let data3 = data.prompts;
+              const prop461 = data.prompts;
+              if(prop461 !== undefined){
+                let data3 = prop461;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -13015,8 +13477,9 @@ function validate213(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop462 = data.resultType;
+                if(prop462 !== undefined){
+                  let data5 = prop462;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate213.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -13032,8 +13495,9 @@ function validate213(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop463 = data.ttlMs;
+                  if(prop463 !== undefined){
+                    let data6 = prop463;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate213.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -13088,8 +13552,9 @@ function validate217(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop464 = data.id;
+        if(prop464 !== undefined){
+          let data0 = prop464;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate217.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -13101,8 +13566,9 @@ function validate217(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop465 = data.jsonrpc;
+          if(prop465 !== undefined){
+            let data1 = prop465;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate217.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13118,9 +13584,10 @@ function validate217(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop466 = data.result;
+            if(prop466 !== undefined){
               const _errs6 = errors;
-              if(!(validate213(data.result))){
+              if(!(validate213(prop466))){
                 vErrors = vErrors === null ? rebaseErrors(validate213.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate213.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -13168,8 +13635,9 @@ function validate221(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop467 = data._meta;
+        if(prop467 !== undefined){
+          let data0 = prop467;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate221.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -13181,9 +13649,10 @@ function validate221(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop468 = data.annotations;
+          if(prop468 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop468))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -13193,9 +13662,10 @@ function validate221(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop469 = data.description;
+            if(prop469 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop469 !== "string"){
                 validate221.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13205,8 +13675,9 @@ function validate221(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop470 = data.icons;
+              if(prop470 !== undefined){
+                let data3 = prop470;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -13224,9 +13695,10 @@ function validate221(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop471 = data4.mimeType;
+                            if(prop471 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop471 !== "string"){
                                 validate221.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -13236,8 +13708,9 @@ function validate221(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop472 = data4.sizes;
+                              if(prop472 !== undefined){
+                                let data6 = prop472;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -13266,9 +13739,10 @@ function validate221(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop473 = data4.src;
+                                if(prop473 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop473 !== "string"){
                                     validate221.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -13278,8 +13752,9 @@ function validate221(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop474 = data4.theme;
+                                  if(prop474 !== undefined){
+                                    let data9 = prop474;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate221.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -13321,9 +13796,10 @@ function validate221(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop475 = data.mimeType;
+                if(prop475 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop475 !== "string"){
                     validate221.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -13333,9 +13809,10 @@ function validate221(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop476 = data.name;
+                  if(prop476 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop476 !== "string"){
                       validate221.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -13345,9 +13822,10 @@ function validate221(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.title !== undefined){
+                    const prop477 = data.title;
+                    if(prop477 !== undefined){
                       const _errs26 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop477 !== "string"){
                         validate221.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -13357,9 +13835,10 @@ function validate221(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.uriTemplate !== undefined){
+                      const prop478 = data.uriTemplate;
+                      if(prop478 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.uriTemplate !== "string"){
+                        if(typeof prop478 !== "string"){
                           validate221.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -13400,9 +13879,10 @@ function validate219(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop479 = data._meta;
+        if(prop479 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop479))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -13412,8 +13892,9 @@ function validate219(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop480 = data.cacheScope;
+          if(prop480 !== undefined){
+            let data1 = prop480;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate219.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -13429,9 +13910,10 @@ function validate219(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop481 = data.nextCursor;
+            if(prop481 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop481 !== "string"){
                 validate219.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13441,8 +13923,9 @@ function validate219(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resourceTemplates !== undefined){
-                let data3 = data.resourceTemplates;
+              const prop482 = data.resourceTemplates;
+              if(prop482 !== undefined){
+                let data3 = prop482;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -13471,8 +13954,9 @@ function validate219(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop483 = data.resultType;
+                if(prop483 !== undefined){
+                  let data5 = prop483;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate219.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -13488,8 +13972,9 @@ function validate219(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop484 = data.ttlMs;
+                  if(prop484 !== undefined){
+                    let data6 = prop484;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate219.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -13544,8 +14029,9 @@ function validate224(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop485 = data.id;
+        if(prop485 !== undefined){
+          let data0 = prop485;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate224.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -13557,8 +14043,9 @@ function validate224(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop486 = data.jsonrpc;
+          if(prop486 !== undefined){
+            let data1 = prop486;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate224.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -13574,9 +14061,10 @@ function validate224(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop487 = data.result;
+            if(prop487 !== undefined){
               const _errs6 = errors;
-              if(!(validate219(data.result))){
+              if(!(validate219(prop487))){
                 vErrors = vErrors === null ? rebaseErrors(validate219.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate219.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -13624,8 +14112,9 @@ function validate228(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop488 = data._meta;
+        if(prop488 !== undefined){
+          let data0 = prop488;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate228.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -13637,9 +14126,10 @@ function validate228(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.annotations !== undefined){
+          const prop489 = data.annotations;
+          if(prop489 !== undefined){
             const _errs4 = errors;
-            if(!(validate10(data.annotations))){
+            if(!(validate10(prop489))){
               vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
               errors = vErrors.length;
             }
@@ -13649,9 +14139,10 @@ function validate228(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.description !== undefined){
+            const prop490 = data.description;
+            if(prop490 !== undefined){
               const _errs5 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop490 !== "string"){
                 validate228.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13661,8 +14152,9 @@ function validate228(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.icons !== undefined){
-                let data3 = data.icons;
+              const prop491 = data.icons;
+              if(prop491 !== undefined){
+                let data3 = prop491;
                 const _errs7 = errors;
                 if(errors === _errs7){
                   if(Array.isArray(data3)){
@@ -13680,9 +14172,10 @@ function validate228(data, context){
                             return false;
                           }
                           else {
-                            if(data4.mimeType !== undefined){
+                            const prop492 = data4.mimeType;
+                            if(prop492 !== undefined){
                               const _errs12 = errors;
-                              if(typeof data4.mimeType !== "string"){
+                              if(typeof prop492 !== "string"){
                                 validate228.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -13692,8 +14185,9 @@ function validate228(data, context){
                               var valid4 = true;
                             }
                             if(valid4){
-                              if(data4.sizes !== undefined){
-                                let data6 = data4.sizes;
+                              const prop493 = data4.sizes;
+                              if(prop493 !== undefined){
+                                let data6 = prop493;
                                 const _errs14 = errors;
                                 if(errors === _errs14){
                                   if(Array.isArray(data6)){
@@ -13722,9 +14216,10 @@ function validate228(data, context){
                                 var valid4 = true;
                               }
                               if(valid4){
-                                if(data4.src !== undefined){
+                                const prop494 = data4.src;
+                                if(prop494 !== undefined){
                                   const _errs18 = errors;
-                                  if(typeof data4.src !== "string"){
+                                  if(typeof prop494 !== "string"){
                                     validate228.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
                                     return false;
                                   }
@@ -13734,8 +14229,9 @@ function validate228(data, context){
                                   var valid4 = true;
                                 }
                                 if(valid4){
-                                  if(data4.theme !== undefined){
-                                    let data9 = data4.theme;
+                                  const prop495 = data4.theme;
+                                  if(prop495 !== undefined){
+                                    let data9 = prop495;
                                     const _errs20 = errors;
                                     if(typeof data9 !== "string"){
                                       validate228.errors = [{instancePath:instancePath+"/icons/" + i0+"/theme",schemaPath:"Icon/properties/theme/type",keyword:"type",params:{type: "string"}}];
@@ -13777,9 +14273,10 @@ function validate228(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.mimeType !== undefined){
+                const prop496 = data.mimeType;
+                if(prop496 !== undefined){
                   const _errs22 = errors;
-                  if(typeof data.mimeType !== "string"){
+                  if(typeof prop496 !== "string"){
                     validate228.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -13789,9 +14286,10 @@ function validate228(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.name !== undefined){
+                  const prop497 = data.name;
+                  if(prop497 !== undefined){
                     const _errs24 = errors;
-                    if(typeof data.name !== "string"){
+                    if(typeof prop497 !== "string"){
                       validate228.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -13801,8 +14299,9 @@ function validate228(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.size !== undefined){
-                      let data12 = data.size;
+                    const prop498 = data.size;
+                    if(prop498 !== undefined){
+                      let data12 = prop498;
                       const _errs26 = errors;
                       if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
                         validate228.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
@@ -13814,9 +14313,10 @@ function validate228(data, context){
                       var valid0 = true;
                     }
                     if(valid0){
-                      if(data.title !== undefined){
+                      const prop499 = data.title;
+                      if(prop499 !== undefined){
                         const _errs28 = errors;
-                        if(typeof data.title !== "string"){
+                        if(typeof prop499 !== "string"){
                           validate228.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -13826,9 +14326,10 @@ function validate228(data, context){
                         var valid0 = true;
                       }
                       if(valid0){
-                        if(data.uri !== undefined){
+                        const prop500 = data.uri;
+                        if(prop500 !== undefined){
                           const _errs30 = errors;
-                          if(typeof data.uri !== "string"){
+                          if(typeof prop500 !== "string"){
                             validate228.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -13870,9 +14371,10 @@ function validate226(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop501 = data._meta;
+        if(prop501 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop501))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -13882,8 +14384,9 @@ function validate226(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop502 = data.cacheScope;
+          if(prop502 !== undefined){
+            let data1 = prop502;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate226.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -13899,9 +14402,10 @@ function validate226(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop503 = data.nextCursor;
+            if(prop503 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop503 !== "string"){
                 validate226.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -13911,8 +14415,9 @@ function validate226(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resources !== undefined){
-                let data3 = data.resources;
+              const prop504 = data.resources;
+              if(prop504 !== undefined){
+                let data3 = prop504;
                 const _errs6 = errors;
                 if(errors === _errs6){
                   if(Array.isArray(data3)){
@@ -13941,8 +14446,9 @@ function validate226(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.resultType !== undefined){
-                  let data5 = data.resultType;
+                const prop505 = data.resultType;
+                if(prop505 !== undefined){
+                  let data5 = prop505;
                   const _errs9 = errors;
                   if(typeof data5 !== "string"){
                     validate226.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -13958,8 +14464,9 @@ function validate226(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop506 = data.ttlMs;
+                  if(prop506 !== undefined){
+                    let data6 = prop506;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate226.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -14014,8 +14521,9 @@ function validate231(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop507 = data.id;
+        if(prop507 !== undefined){
+          let data0 = prop507;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate231.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14027,8 +14535,9 @@ function validate231(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop508 = data.jsonrpc;
+          if(prop508 !== undefined){
+            let data1 = prop508;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate231.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14044,9 +14553,10 @@ function validate231(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop509 = data.result;
+            if(prop509 !== undefined){
               const _errs6 = errors;
-              if(!(validate226(data.result))){
+              if(!(validate226(prop509))){
                 vErrors = vErrors === null ? rebaseErrors(validate226.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate226.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -14097,9 +14607,10 @@ function validate233(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop510 = data._meta;
+        if(prop510 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop510))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -14109,8 +14620,9 @@ function validate233(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop511 = data.cacheScope;
+          if(prop511 !== undefined){
+            let data1 = prop511;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate233.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -14126,9 +14638,10 @@ function validate233(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.nextCursor !== undefined){
+            const prop512 = data.nextCursor;
+            if(prop512 !== undefined){
               const _errs4 = errors;
-              if(typeof data.nextCursor !== "string"){
+              if(typeof prop512 !== "string"){
                 validate233.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14138,8 +14651,9 @@ function validate233(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data3 = data.resultType;
+              const prop513 = data.resultType;
+              if(prop513 !== undefined){
+                let data3 = prop513;
                 const _errs6 = errors;
                 if(typeof data3 !== "string"){
                   validate233.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -14155,8 +14669,9 @@ function validate233(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.tools !== undefined){
-                  let data4 = data.tools;
+                const prop514 = data.tools;
+                if(prop514 !== undefined){
+                  let data4 = prop514;
                   const _errs8 = errors;
                   if(errors === _errs8){
                     if(Array.isArray(data4)){
@@ -14185,8 +14700,9 @@ function validate233(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.ttlMs !== undefined){
-                    let data6 = data.ttlMs;
+                  const prop515 = data.ttlMs;
+                  if(prop515 !== undefined){
+                    let data6 = prop515;
                     const _errs11 = errors;
                     if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
                       validate233.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -14241,8 +14757,9 @@ function validate236(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop516 = data.id;
+        if(prop516 !== undefined){
+          let data0 = prop516;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate236.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14254,8 +14771,9 @@ function validate236(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop517 = data.jsonrpc;
+          if(prop517 !== undefined){
+            let data1 = prop517;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate236.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14271,9 +14789,10 @@ function validate236(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop518 = data.result;
+            if(prop518 !== undefined){
               const _errs6 = errors;
-              if(!(validate233(data.result))){
+              if(!(validate233(prop518))){
                 vErrors = vErrors === null ? rebaseErrors(validate233.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate233.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -14339,9 +14858,10 @@ function validate240(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop519 = data._meta;
+        if(prop519 !== undefined){
           const _errs1 = errors;
-          if(!(validate111(data._meta))){
+          if(!(validate111(prop519))){
             vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -14351,8 +14871,9 @@ function validate240(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.level !== undefined){
-            let data1 = data.level;
+          const prop520 = data.level;
+          if(prop520 !== undefined){
+            let data1 = prop520;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate240.errors = [{instancePath:instancePath+"/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -14368,9 +14889,10 @@ function validate240(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.logger !== undefined){
+            const prop521 = data.logger;
+            if(prop521 !== undefined){
               const _errs5 = errors;
-              if(typeof data.logger !== "string"){
+              if(typeof prop521 !== "string"){
                 validate240.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -14406,8 +14928,9 @@ function validate239(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop522 = data.jsonrpc;
+        if(prop522 !== undefined){
+          let data0 = prop522;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate239.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14423,8 +14946,9 @@ function validate239(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop523 = data.method;
+          if(prop523 !== undefined){
+            let data1 = prop523;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate239.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14440,9 +14964,10 @@ function validate239(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop524 = data.params;
+            if(prop524 !== undefined){
               const _errs5 = errors;
-              if(!(validate240(data.params))){
+              if(!(validate240(prop524))){
                 vErrors = vErrors === null ? rebaseErrors(validate240.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate240.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -14504,8 +15029,9 @@ function validate244(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop525 = data.code;
+        if(prop525 !== undefined){
+          let data0 = prop525;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate244.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -14521,9 +15047,10 @@ function validate244(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop526 = data.message;
+          if(prop526 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop526 !== "string"){
               validate244.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -14564,8 +15091,9 @@ function validate245(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop527 = data.error;
+        if(prop527 !== undefined){
+          let data0 = prop527;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -14577,8 +15105,9 @@ function validate245(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop528 = data0.code;
+                if(prop528 !== undefined){
+                  let data1 = prop528;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate245.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -14590,9 +15119,10 @@ function validate245(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop529 = data0.message;
+                  if(prop529 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop529 !== "string"){
                       validate245.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -14620,8 +15150,9 @@ function validate245(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop530 = data0.code;
+                  if(prop530 !== undefined){
+                    let data3 = prop530;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate245.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -14637,8 +15168,9 @@ function validate245(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop531 = data0.data;
+                    if(prop531 !== undefined){
+                      let data4 = prop531;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -14648,8 +15180,9 @@ function validate245(data, context){
                             return false;
                           }
                           else {
-                            if(data4.requiredCapabilities !== undefined){
-                              if(!(validate24(data4.requiredCapabilities))){
+                            const prop532 = data4.requiredCapabilities;
+                            if(prop532 !== undefined){
+                              if(!(validate24(prop532))){
                                 vErrors = vErrors === null ? rebaseErrors(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(rebaseErrors(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
                                 errors = vErrors.length;
                               }
@@ -14682,8 +15215,9 @@ function validate245(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data6 = data.id;
+          const prop533 = data.id;
+          if(prop533 !== undefined){
+            let data6 = prop533;
             const _errs16 = errors;
             if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
               validate245.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -14695,8 +15229,9 @@ function validate245(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data7 = data.jsonrpc;
+            const prop534 = data.jsonrpc;
+            if(prop534 !== undefined){
+              let data7 = prop534;
               const _errs19 = errors;
               if(typeof data7 !== "string"){
                 validate245.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -14735,8 +15270,9 @@ function validate247(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.name !== undefined){
-        if(typeof data.name !== "string"){
+      const prop535 = data.name;
+      if(prop535 !== undefined){
+        if(typeof prop535 !== "string"){
           validate247.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
           return false;
         }
@@ -14784,8 +15320,9 @@ function validate248(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop536 = data.default;
+        if(prop536 !== undefined){
+          let data0 = prop536;
           const _errs4 = errors;
           if(errors === _errs4){
             if(Array.isArray(data0)){
@@ -14826,9 +15363,10 @@ function validate248(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop537 = data.description;
+          if(prop537 !== undefined){
             const _errs8 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop537 !== "string"){
               const err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err3];
@@ -14844,8 +15382,9 @@ function validate248(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop538 = data.items;
+            if(prop538 !== undefined){
+              let data3 = prop538;
               const _errs10 = errors;
               if(errors === _errs10){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -14861,8 +15400,9 @@ function validate248(data, context){
                     errors++;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop539 = data3.enum;
+                    if(prop539 !== undefined){
+                      let data4 = prop539;
                       const _errs12 = errors;
                       if(errors === _errs12){
                         if(Array.isArray(data4)){
@@ -14903,8 +15443,9 @@ function validate248(data, context){
                       var valid4 = true;
                     }
                     if(valid4){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop540 = data3.type;
+                      if(prop540 !== undefined){
+                        let data6 = prop540;
                         const _errs16 = errors;
                         if(typeof data6 !== "string"){
                           const err7 = {instancePath:instancePath+"/items/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -14951,8 +15492,9 @@ function validate248(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop541 = data.maxItems;
+              if(prop541 !== undefined){
+                let data7 = prop541;
                 const _errs18 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   const err10 = {instancePath:instancePath+"/maxItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -14970,8 +15512,9 @@ function validate248(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop542 = data.minItems;
+                if(prop542 !== undefined){
+                  let data8 = prop542;
                   const _errs20 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     const err11 = {instancePath:instancePath+"/minItems",schemaPath:"UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -14989,9 +15532,10 @@ function validate248(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data.title !== undefined){
+                  const prop543 = data.title;
+                  if(prop543 !== undefined){
                     const _errs22 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop543 !== "string"){
                       const err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                       if(vErrors === null){
                         vErrors = [err12];
@@ -15007,8 +15551,9 @@ function validate248(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop544 = data.type;
+                    if(prop544 !== undefined){
+                      let data10 = prop544;
                       const _errs24 = errors;
                       if(typeof data10 !== "string"){
                         const err13 = {instancePath:instancePath+"/type",schemaPath:"UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15073,8 +15618,9 @@ function validate248(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
-            let data11 = data.default;
+          const prop545 = data.default;
+          if(prop545 !== undefined){
+            let data11 = prop545;
             const _errs29 = errors;
             if(errors === _errs29){
               if(Array.isArray(data11)){
@@ -15115,9 +15661,10 @@ function validate248(data, context){
             var valid7 = true;
           }
           if(valid7){
-            if(data.description !== undefined){
+            const prop546 = data.description;
+            if(prop546 !== undefined){
               const _errs33 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop546 !== "string"){
                 const err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err19];
@@ -15133,8 +15680,9 @@ function validate248(data, context){
               var valid7 = true;
             }
             if(valid7){
-              if(data.items !== undefined){
-                let data14 = data.items;
+              const prop547 = data.items;
+              if(prop547 !== undefined){
+                let data14 = prop547;
                 const _errs35 = errors;
                 if(errors === _errs35){
                   if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
@@ -15150,8 +15698,9 @@ function validate248(data, context){
                       errors++;
                     }
                     else {
-                      if(data14.anyOf !== undefined){
-                        let data15 = data14.anyOf;
+                      const prop548 = data14.anyOf;
+                      if(prop548 !== undefined){
+                        let data15 = prop548;
                         const _errs37 = errors;
                         if(errors === _errs37){
                           if(Array.isArray(data15)){
@@ -15174,9 +15723,10 @@ function validate248(data, context){
                                     errors++;
                                   }
                                   else {
-                                    if(data16.const !== undefined){
+                                    const prop549 = data16.const;
+                                    if(prop549 !== undefined){
                                       const _errs41 = errors;
-                                      if(typeof data16.const !== "string"){
+                                      if(typeof prop549 !== "string"){
                                         const err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                         if(vErrors === null){
                                           vErrors = [err22];
@@ -15192,9 +15742,10 @@ function validate248(data, context){
                                       var valid11 = true;
                                     }
                                     if(valid11){
-                                      if(data16.title !== undefined){
+                                      const prop550 = data16.title;
+                                      if(prop550 !== undefined){
                                         const _errs43 = errors;
-                                        if(typeof data16.title !== "string"){
+                                        if(typeof prop550 !== "string"){
                                           const err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                           if(vErrors === null){
                                             vErrors = [err23];
@@ -15260,8 +15811,9 @@ function validate248(data, context){
                 var valid7 = true;
               }
               if(valid7){
-                if(data.maxItems !== undefined){
-                  let data19 = data.maxItems;
+                const prop551 = data.maxItems;
+                if(prop551 !== undefined){
+                  let data19 = prop551;
                   const _errs45 = errors;
                   if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
                     const err27 = {instancePath:instancePath+"/maxItems",schemaPath:"TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "integer"}};
@@ -15279,8 +15831,9 @@ function validate248(data, context){
                   var valid7 = true;
                 }
                 if(valid7){
-                  if(data.minItems !== undefined){
-                    let data20 = data.minItems;
+                  const prop552 = data.minItems;
+                  if(prop552 !== undefined){
+                    let data20 = prop552;
                     const _errs47 = errors;
                     if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
                       const err28 = {instancePath:instancePath+"/minItems",schemaPath:"TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "integer"}};
@@ -15298,9 +15851,10 @@ function validate248(data, context){
                     var valid7 = true;
                   }
                   if(valid7){
-                    if(data.title !== undefined){
+                    const prop553 = data.title;
+                    if(prop553 !== undefined){
                       const _errs49 = errors;
-                      if(typeof data.title !== "string"){
+                      if(typeof prop553 !== "string"){
                         const err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                         if(vErrors === null){
                           vErrors = [err29];
@@ -15316,8 +15870,9 @@ function validate248(data, context){
                       var valid7 = true;
                     }
                     if(valid7){
-                      if(data.type !== undefined){
-                        let data22 = data.type;
+                      const prop554 = data.type;
+                      if(prop554 !== undefined){
+                        let data22 = prop554;
                         const _errs51 = errors;
                         if(typeof data22 !== "string"){
                           const err30 = {instancePath:instancePath+"/type",schemaPath:"TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -15413,9 +15968,10 @@ function validate249(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop555 = data.method;
+        if(prop555 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop555 !== "string"){
             validate249.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -15425,8 +15981,9 @@ function validate249(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop556 = data.params;
+          if(prop556 !== undefined){
+            let data1 = prop556;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -15470,8 +16027,9 @@ function validate250(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        if(!(validate111(data._meta))){
+      const prop557 = data._meta;
+      if(prop557 !== undefined){
+        if(!(validate111(prop557))){
           vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
           errors = vErrors.length;
         }
@@ -15503,9 +16061,10 @@ function validate252(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop558 = data.default;
+        if(prop558 !== undefined){
           const _errs1 = errors;
-          if(!(typeof data.default == "number")){
+          if(!(typeof prop558 == "number")){
             validate252.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
             return false;
           }
@@ -15515,9 +16074,10 @@ function validate252(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop559 = data.description;
+          if(prop559 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop559 !== "string"){
               validate252.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15527,9 +16087,10 @@ function validate252(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.maximum !== undefined){
+            const prop560 = data.maximum;
+            if(prop560 !== undefined){
               const _errs5 = errors;
-              if(!(typeof data.maximum == "number")){
+              if(!(typeof prop560 == "number")){
                 validate252.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -15539,9 +16100,10 @@ function validate252(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.minimum !== undefined){
+              const prop561 = data.minimum;
+              if(prop561 !== undefined){
                 const _errs7 = errors;
-                if(!(typeof data.minimum == "number")){
+                if(!(typeof prop561 == "number")){
                   validate252.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
                   return false;
                 }
@@ -15551,9 +16113,10 @@ function validate252(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.title !== undefined){
+                const prop562 = data.title;
+                if(prop562 !== undefined){
                   const _errs9 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop562 !== "string"){
                     validate252.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -15563,8 +16126,9 @@ function validate252(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.type !== undefined){
-                    let data5 = data.type;
+                  const prop563 = data.type;
+                  if(prop563 !== undefined){
+                    let data5 = prop563;
                     const _errs11 = errors;
                     if(typeof data5 !== "string"){
                       validate252.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -15615,8 +16179,9 @@ function validate253(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop564 = data.id;
+        if(prop564 !== undefined){
+          let data0 = prop564;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate253.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -15628,8 +16193,9 @@ function validate253(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop565 = data.jsonrpc;
+          if(prop565 !== undefined){
+            let data1 = prop565;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate253.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -15645,9 +16211,10 @@ function validate253(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
+            const prop566 = data.method;
+            if(prop566 !== undefined){
               const _errs6 = errors;
-              if(typeof data.method !== "string"){
+              if(typeof prop566 !== "string"){
                 validate253.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -15657,9 +16224,10 @@ function validate253(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
+              const prop567 = data.params;
+              if(prop567 !== undefined){
                 const _errs8 = errors;
-                if(!(validate122(data.params))){
+                if(!(validate122(prop567))){
                   vErrors = vErrors === null ? rebaseErrors(validate122.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate122.errors, instancePath+"/params"));
                   errors = vErrors.length;
                 }
@@ -15705,9 +16273,10 @@ function validate255(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop568 = data._meta;
+        if(prop568 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop568))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -15717,9 +16286,10 @@ function validate255(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.nextCursor !== undefined){
+          const prop569 = data.nextCursor;
+          if(prop569 !== undefined){
             const _errs2 = errors;
-            if(typeof data.nextCursor !== "string"){
+            if(typeof prop569 !== "string"){
               validate255.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15729,9 +16299,10 @@ function validate255(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
+            const prop570 = data.resultType;
+            if(prop570 !== undefined){
               const _errs4 = errors;
-              if(typeof data.resultType !== "string"){
+              if(typeof prop570 !== "string"){
                 validate255.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -15773,8 +16344,9 @@ function validate257(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop571 = data.code;
+        if(prop571 !== undefined){
+          let data0 = prop571;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate257.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -15790,9 +16362,10 @@ function validate257(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop572 = data.message;
+          if(prop572 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop572 !== "string"){
               validate257.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15839,9 +16412,10 @@ function validate259(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop573 = data._meta;
+        if(prop573 !== undefined){
           const _errs1 = errors;
-          if(!(validate111(data._meta))){
+          if(!(validate111(prop573))){
             vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -15851,9 +16425,10 @@ function validate259(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop574 = data.message;
+          if(prop574 !== undefined){
             const _errs2 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop574 !== "string"){
               validate259.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -15863,9 +16438,10 @@ function validate259(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.progress !== undefined){
+            const prop575 = data.progress;
+            if(prop575 !== undefined){
               const _errs4 = errors;
-              if(!(typeof data.progress == "number")){
+              if(!(typeof prop575 == "number")){
                 validate259.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
                 return false;
               }
@@ -15875,8 +16451,9 @@ function validate259(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.progressToken !== undefined){
-                let data3 = data.progressToken;
+              const prop576 = data.progressToken;
+              if(prop576 !== undefined){
+                let data3 = prop576;
                 const _errs6 = errors;
                 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
                   validate259.errors = [{instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema35.type}}];
@@ -15888,9 +16465,10 @@ function validate259(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.total !== undefined){
+                const prop577 = data.total;
+                if(prop577 !== undefined){
                   const _errs9 = errors;
-                  if(!(typeof data.total == "number")){
+                  if(!(typeof prop577 == "number")){
                     validate259.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
                     return false;
                   }
@@ -15928,8 +16506,9 @@ function validate258(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop578 = data.jsonrpc;
+        if(prop578 !== undefined){
+          let data0 = prop578;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate258.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -15945,8 +16524,9 @@ function validate258(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop579 = data.method;
+          if(prop579 !== undefined){
+            let data1 = prop579;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate258.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -15962,9 +16542,10 @@ function validate258(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop580 = data.params;
+            if(prop580 !== undefined){
               const _errs5 = errors;
-              if(!(validate259(data.params))){
+              if(!(validate259(prop580))){
                 vErrors = vErrors === null ? rebaseErrors(validate259.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate259.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -16026,9 +16607,10 @@ function validate263(data, context){
         return false;
       }
       else {
-        if(data.description !== undefined){
+        const prop581 = data.description;
+        if(prop581 !== undefined){
           const _errs1 = errors;
-          if(typeof data.description !== "string"){
+          if(typeof prop581 !== "string"){
             validate263.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16038,9 +16620,10 @@ function validate263(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop582 = data.name;
+          if(prop582 !== undefined){
             const _errs3 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop582 !== "string"){
               validate263.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16050,9 +16633,10 @@ function validate263(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.required !== undefined){
+            const prop583 = data.required;
+            if(prop583 !== undefined){
               const _errs5 = errors;
-              if(typeof data.required !== "boolean"){
+              if(typeof prop583 !== "boolean"){
                 validate263.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -16062,9 +16646,10 @@ function validate263(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop584 = data.title;
+              if(prop584 !== undefined){
                 const _errs7 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop584 !== "string"){
                   validate263.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -16107,8 +16692,9 @@ function validate264(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop585 = data.jsonrpc;
+        if(prop585 !== undefined){
+          let data0 = prop585;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate264.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16124,8 +16710,9 @@ function validate264(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop586 = data.method;
+          if(prop586 !== undefined){
+            let data1 = prop586;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate264.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16141,9 +16728,10 @@ function validate264(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop587 = data.params;
+            if(prop587 !== undefined){
               const _errs5 = errors;
-              if(!(validate250(data.params))){
+              if(!(validate250(prop587))){
                 vErrors = vErrors === null ? rebaseErrors(validate250.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate250.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -16185,9 +16773,10 @@ function validate266(data, context){
         return false;
       }
       else {
-        if(data.name !== undefined){
+        const prop588 = data.name;
+        if(prop588 !== undefined){
           const _errs1 = errors;
-          if(typeof data.name !== "string"){
+          if(typeof prop588 !== "string"){
             validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16197,9 +16786,10 @@ function validate266(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.title !== undefined){
+          const prop589 = data.title;
+          if(prop589 !== undefined){
             const _errs3 = errors;
-            if(typeof data.title !== "string"){
+            if(typeof prop589 !== "string"){
               validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16209,8 +16799,9 @@ function validate266(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.type !== undefined){
-              let data2 = data.type;
+            const prop590 = data.type;
+            if(prop590 !== undefined){
+              let data2 = prop590;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate266.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16264,9 +16855,10 @@ function validate267(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop591 = data._meta;
+        if(prop591 !== undefined){
           const _errs1 = errors;
-          if(!(validate17(data._meta))){
+          if(!(validate17(prop591))){
             vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16276,8 +16868,9 @@ function validate267(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.cacheScope !== undefined){
-            let data1 = data.cacheScope;
+          const prop592 = data.cacheScope;
+          if(prop592 !== undefined){
+            let data1 = prop592;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate267.errors = [{instancePath:instancePath+"/cacheScope",schemaPath:"#/properties/cacheScope/type",keyword:"type",params:{type: "string"}}];
@@ -16293,8 +16886,9 @@ function validate267(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.contents !== undefined){
-              let data2 = data.contents;
+            const prop593 = data.contents;
+            if(prop593 !== undefined){
+              let data2 = prop593;
               const _errs4 = errors;
               if(errors === _errs4){
                 if(Array.isArray(data2)){
@@ -16361,8 +16955,9 @@ function validate267(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.resultType !== undefined){
-                let data4 = data.resultType;
+              const prop594 = data.resultType;
+              if(prop594 !== undefined){
+                let data4 = prop594;
                 const _errs10 = errors;
                 if(typeof data4 !== "string"){
                   validate267.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -16378,8 +16973,9 @@ function validate267(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.ttlMs !== undefined){
-                  let data5 = data.ttlMs;
+                const prop595 = data.ttlMs;
+                if(prop595 !== undefined){
+                  let data5 = prop595;
                   const _errs12 = errors;
                   if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                     validate267.errors = [{instancePath:instancePath+"/ttlMs",schemaPath:"#/properties/ttlMs/type",keyword:"type",params:{type: "integer"}}];
@@ -16433,8 +17029,9 @@ function validate271(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop596 = data.id;
+        if(prop596 !== undefined){
+          let data0 = prop596;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate271.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -16446,8 +17043,9 @@ function validate271(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop597 = data.jsonrpc;
+          if(prop597 !== undefined){
+            let data1 = prop597;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate271.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16463,8 +17061,9 @@ function validate271(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop598 = data.result;
+            if(prop598 !== undefined){
+              let data2 = prop598;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -16542,9 +17141,10 @@ function validate274(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
+        const prop599 = data.method;
+        if(prop599 !== undefined){
           const _errs1 = errors;
-          if(typeof data.method !== "string"){
+          if(typeof prop599 !== "string"){
             validate274.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -16554,8 +17154,9 @@ function validate274(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop600 = data.params;
+          if(prop600 !== undefined){
+            let data1 = prop600;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
@@ -16628,8 +17229,9 @@ function validate276(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop601 = data._meta;
+        if(prop601 !== undefined){
+          let data0 = prop601;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate276.errors = [{instancePath:instancePath+"/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -16641,9 +17243,10 @@ function validate276(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.mimeType !== undefined){
+          const prop602 = data.mimeType;
+          if(prop602 !== undefined){
             const _errs4 = errors;
-            if(typeof data.mimeType !== "string"){
+            if(typeof prop602 !== "string"){
               validate276.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16653,9 +17256,10 @@ function validate276(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.uri !== undefined){
+            const prop603 = data.uri;
+            if(prop603 !== undefined){
               const _errs6 = errors;
-              if(typeof data.uri !== "string"){
+              if(typeof prop603 !== "string"){
                 validate276.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
                 return false;
               }
@@ -16700,8 +17304,9 @@ function validate277(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop604 = data.jsonrpc;
+        if(prop604 !== undefined){
+          let data0 = prop604;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate277.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16717,8 +17322,9 @@ function validate277(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop605 = data.method;
+          if(prop605 !== undefined){
+            let data1 = prop605;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate277.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16734,9 +17340,10 @@ function validate277(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop606 = data.params;
+            if(prop606 !== undefined){
               const _errs5 = errors;
-              if(!(validate250(data.params))){
+              if(!(validate250(prop606))){
                 vErrors = vErrors === null ? rebaseErrors(validate250.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate250.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -16778,9 +17385,10 @@ function validate279(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop607 = data._meta;
+        if(prop607 !== undefined){
           const _errs1 = errors;
-          if(!(validate23(data._meta))){
+          if(!(validate23(prop607))){
             vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate23.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16790,9 +17398,10 @@ function validate279(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop608 = data.uri;
+          if(prop608 !== undefined){
             const _errs2 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop608 !== "string"){
               validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16833,8 +17442,9 @@ function validate281(data, context){
         return false;
       }
       else {
-        if(data.type !== undefined){
-          let data0 = data.type;
+        const prop609 = data.type;
+        if(prop609 !== undefined){
+          let data0 = prop609;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate281.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -16850,9 +17460,10 @@ function validate281(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop610 = data.uri;
+          if(prop610 !== undefined){
             const _errs3 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop610 !== "string"){
               validate281.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16896,9 +17507,10 @@ function validate283(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop611 = data._meta;
+        if(prop611 !== undefined){
           const _errs1 = errors;
-          if(!(validate111(data._meta))){
+          if(!(validate111(prop611))){
             vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -16908,9 +17520,10 @@ function validate283(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.uri !== undefined){
+          const prop612 = data.uri;
+          if(prop612 !== undefined){
             const _errs2 = errors;
-            if(typeof data.uri !== "string"){
+            if(typeof prop612 !== "string"){
               validate283.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -16945,8 +17558,9 @@ function validate282(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop613 = data.jsonrpc;
+        if(prop613 !== undefined){
+          let data0 = prop613;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate282.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -16962,8 +17576,9 @@ function validate282(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop614 = data.method;
+          if(prop614 !== undefined){
+            let data1 = prop614;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate282.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16979,9 +17594,10 @@ function validate282(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop615 = data.params;
+            if(prop615 !== undefined){
               const _errs5 = errors;
-              if(!(validate283(data.params))){
+              if(!(validate283(prop615))){
                 vErrors = vErrors === null ? rebaseErrors(validate283.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate283.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17091,9 +17707,10 @@ function validate290(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop616 = data._meta;
+        if(prop616 !== undefined){
           const _errs1 = errors;
-          if(!(validate111(data._meta))){
+          if(!(validate111(prop616))){
             vErrors = vErrors === null ? rebaseErrors(validate111.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate111.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -17103,15 +17720,17 @@ function validate290(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.notifications !== undefined){
-            let data1 = data.notifications;
+          const prop617 = data.notifications;
+          if(prop617 !== undefined){
+            let data1 = prop617;
             const _errs2 = errors;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.promptsListChanged !== undefined){
+                const prop618 = data1.promptsListChanged;
+                if(prop618 !== undefined){
                   const _errs5 = errors;
-                  if(typeof data1.promptsListChanged !== "boolean"){
+                  if(typeof prop618 !== "boolean"){
                     validate290.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                     return false;
                   }
@@ -17121,8 +17740,9 @@ function validate290(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data1.resourceSubscriptions !== undefined){
-                    let data3 = data1.resourceSubscriptions;
+                  const prop619 = data1.resourceSubscriptions;
+                  if(prop619 !== undefined){
+                    let data3 = prop619;
                     const _errs7 = errors;
                     if(errors === _errs7){
                       if(Array.isArray(data3)){
@@ -17151,9 +17771,10 @@ function validate290(data, context){
                     var valid2 = true;
                   }
                   if(valid2){
-                    if(data1.resourcesListChanged !== undefined){
+                    const prop620 = data1.resourcesListChanged;
+                    if(prop620 !== undefined){
                       const _errs11 = errors;
-                      if(typeof data1.resourcesListChanged !== "boolean"){
+                      if(typeof prop620 !== "boolean"){
                         validate290.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
                         return false;
                       }
@@ -17163,9 +17784,10 @@ function validate290(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data1.toolsListChanged !== undefined){
+                      const prop621 = data1.toolsListChanged;
+                      if(prop621 !== undefined){
                         const _errs13 = errors;
-                        if(typeof data1.toolsListChanged !== "boolean"){
+                        if(typeof prop621 !== "boolean"){
                           validate290.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                           return false;
                         }
@@ -17214,8 +17836,9 @@ function validate289(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop622 = data.jsonrpc;
+        if(prop622 !== undefined){
+          let data0 = prop622;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate289.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17231,8 +17854,9 @@ function validate289(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop623 = data.method;
+          if(prop623 !== undefined){
+            let data1 = prop623;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate289.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17248,9 +17872,10 @@ function validate289(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop624 = data.params;
+            if(prop624 !== undefined){
               const _errs5 = errors;
-              if(!(validate290(data.params))){
+              if(!(validate290(prop624))){
                 vErrors = vErrors === null ? rebaseErrors(validate290.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate290.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17289,8 +17914,9 @@ function validate293(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop625 = data.jsonrpc;
+        if(prop625 !== undefined){
+          let data0 = prop625;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate293.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -17306,8 +17932,9 @@ function validate293(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop626 = data.method;
+          if(prop626 !== undefined){
+            let data1 = prop626;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate293.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17323,9 +17950,10 @@ function validate293(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.params !== undefined){
+            const prop627 = data.params;
+            if(prop627 !== undefined){
               const _errs5 = errors;
-              if(!(validate250(data.params))){
+              if(!(validate250(prop627))){
                 vErrors = vErrors === null ? rebaseErrors(validate250.errors, instancePath+"/params") : vErrors.concat(rebaseErrors(validate250.errors, instancePath+"/params"));
                 errors = vErrors.length;
               }
@@ -17457,9 +18085,10 @@ function validate311(data, context){
         return false;
       }
       else {
-        if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
+        const prop628 = data["io.modelcontextprotocol/serverInfo"];
+        if(prop628 !== undefined){
           const _errs1 = errors;
-          if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
+          if(!(validate18(prop628))){
             vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
             errors = vErrors.length;
           }
@@ -17469,8 +18098,9 @@ function validate311(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
-            let data1 = data["io.modelcontextprotocol/subscriptionId"];
+          const prop629 = data["io.modelcontextprotocol/subscriptionId"];
+          if(prop629 !== undefined){
+            let data1 = prop629;
             const _errs2 = errors;
             if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
               validate311.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -17507,9 +18137,10 @@ function validate310(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
+        const prop630 = data._meta;
+        if(prop630 !== undefined){
           const _errs1 = errors;
-          if(!(validate311(data._meta))){
+          if(!(validate311(prop630))){
             vErrors = vErrors === null ? rebaseErrors(validate311.errors, instancePath+"/_meta") : vErrors.concat(rebaseErrors(validate311.errors, instancePath+"/_meta"));
             errors = vErrors.length;
           }
@@ -17519,8 +18150,9 @@ function validate310(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resultType !== undefined){
-            let data1 = data.resultType;
+          const prop631 = data.resultType;
+          if(prop631 !== undefined){
+            let data1 = prop631;
             const _errs2 = errors;
             if(typeof data1 !== "string"){
               validate310.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -17767,9 +18399,10 @@ function validate320(data, context){
         errors++;
       }
       else {
-        if(data.default !== undefined){
+        const prop632 = data.default;
+        if(prop632 !== undefined){
           const _errs4 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop632 !== "string"){
             const err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
             if(vErrors === null){
               vErrors = [err1];
@@ -17785,9 +18418,10 @@ function validate320(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.description !== undefined){
+          const prop633 = data.description;
+          if(prop633 !== undefined){
             const _errs6 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop633 !== "string"){
               const err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err2];
@@ -17803,8 +18437,9 @@ function validate320(data, context){
             var valid2 = true;
           }
           if(valid2){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop634 = data.enum;
+            if(prop634 !== undefined){
+              let data2 = prop634;
               const _errs8 = errors;
               if(errors === _errs8){
                 if(Array.isArray(data2)){
@@ -17845,9 +18480,10 @@ function validate320(data, context){
               var valid2 = true;
             }
             if(valid2){
-              if(data.title !== undefined){
+              const prop635 = data.title;
+              if(prop635 !== undefined){
                 const _errs12 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop635 !== "string"){
                   const err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err5];
@@ -17863,8 +18499,9 @@ function validate320(data, context){
                 var valid2 = true;
               }
               if(valid2){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop636 = data.type;
+                if(prop636 !== undefined){
+                  let data5 = prop636;
                   const _errs14 = errors;
                   if(typeof data5 !== "string"){
                     const err6 = {instancePath:instancePath+"/type",schemaPath:"UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -17927,9 +18564,10 @@ function validate320(data, context){
           errors++;
         }
         else {
-          if(data.default !== undefined){
+          const prop637 = data.default;
+          if(prop637 !== undefined){
             const _errs19 = errors;
-            if(typeof data.default !== "string"){
+            if(typeof prop637 !== "string"){
               const err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
                 vErrors = [err10];
@@ -17945,9 +18583,10 @@ function validate320(data, context){
             var valid5 = true;
           }
           if(valid5){
-            if(data.description !== undefined){
+            const prop638 = data.description;
+            if(prop638 !== undefined){
               const _errs21 = errors;
-              if(typeof data.description !== "string"){
+              if(typeof prop638 !== "string"){
                 const err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
                 if(vErrors === null){
                   vErrors = [err11];
@@ -17963,8 +18602,9 @@ function validate320(data, context){
               var valid5 = true;
             }
             if(valid5){
-              if(data.oneOf !== undefined){
-                let data8 = data.oneOf;
+              const prop639 = data.oneOf;
+              if(prop639 !== undefined){
+                let data8 = prop639;
                 const _errs23 = errors;
                 if(errors === _errs23){
                   if(Array.isArray(data8)){
@@ -17987,9 +18627,10 @@ function validate320(data, context){
                             errors++;
                           }
                           else {
-                            if(data9.const !== undefined){
+                            const prop640 = data9.const;
+                            if(prop640 !== undefined){
                               const _errs27 = errors;
-                              if(typeof data9.const !== "string"){
+                              if(typeof prop640 !== "string"){
                                 const err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
                                 if(vErrors === null){
                                   vErrors = [err13];
@@ -18005,9 +18646,10 @@ function validate320(data, context){
                               var valid7 = true;
                             }
                             if(valid7){
-                              if(data9.title !== undefined){
+                              const prop641 = data9.title;
+                              if(prop641 !== undefined){
                                 const _errs29 = errors;
-                                if(typeof data9.title !== "string"){
+                                if(typeof prop641 !== "string"){
                                   const err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
                                   if(vErrors === null){
                                     vErrors = [err14];
@@ -18059,9 +18701,10 @@ function validate320(data, context){
                 var valid5 = true;
               }
               if(valid5){
-                if(data.title !== undefined){
+                const prop642 = data.title;
+                if(prop642 !== undefined){
                   const _errs31 = errors;
-                  if(typeof data.title !== "string"){
+                  if(typeof prop642 !== "string"){
                     const err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err17];
@@ -18077,8 +18720,9 @@ function validate320(data, context){
                   var valid5 = true;
                 }
                 if(valid5){
-                  if(data.type !== undefined){
-                    let data13 = data.type;
+                  const prop643 = data.type;
+                  if(prop643 !== undefined){
+                    let data13 = prop643;
                     const _errs33 = errors;
                     if(typeof data13 !== "string"){
                       const err18 = {instancePath:instancePath+"/type",schemaPath:"TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
@@ -18169,9 +18813,10 @@ function validate321(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop644 = data.default;
+        if(prop644 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop644 !== "string"){
             validate321.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -18181,9 +18826,10 @@ function validate321(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop645 = data.description;
+          if(prop645 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop645 !== "string"){
               validate321.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -18193,8 +18839,9 @@ function validate321(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.format !== undefined){
-              let data2 = data.format;
+            const prop646 = data.format;
+            if(prop646 !== undefined){
+              let data2 = prop646;
               const _errs5 = errors;
               if(typeof data2 !== "string"){
                 validate321.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
@@ -18210,8 +18857,9 @@ function validate321(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxLength !== undefined){
-                let data3 = data.maxLength;
+              const prop647 = data.maxLength;
+              if(prop647 !== undefined){
+                let data3 = prop647;
                 const _errs7 = errors;
                 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                   validate321.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
@@ -18223,8 +18871,9 @@ function validate321(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minLength !== undefined){
-                  let data4 = data.minLength;
+                const prop648 = data.minLength;
+                if(prop648 !== undefined){
+                  let data4 = prop648;
                   const _errs9 = errors;
                   if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
                     validate321.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
@@ -18236,9 +18885,10 @@ function validate321(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop649 = data.title;
+                  if(prop649 !== undefined){
                     const _errs11 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop649 !== "string"){
                       validate321.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -18248,8 +18898,9 @@ function validate321(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data6 = data.type;
+                    const prop650 = data.type;
+                    if(prop650 !== undefined){
+                      let data6 = prop650;
                       const _errs13 = errors;
                       if(typeof data6 !== "string"){
                         validate321.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -18292,9 +18943,10 @@ function validate322(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.promptsListChanged !== undefined){
+      const prop651 = data.promptsListChanged;
+      if(prop651 !== undefined){
         const _errs1 = errors;
-        if(typeof data.promptsListChanged !== "boolean"){
+        if(typeof prop651 !== "boolean"){
           validate322.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -18304,8 +18956,9 @@ function validate322(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.resourceSubscriptions !== undefined){
-          let data1 = data.resourceSubscriptions;
+        const prop652 = data.resourceSubscriptions;
+        if(prop652 !== undefined){
+          let data1 = prop652;
           const _errs3 = errors;
           if(errors === _errs3){
             if(Array.isArray(data1)){
@@ -18334,9 +18987,10 @@ function validate322(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resourcesListChanged !== undefined){
+          const prop653 = data.resourcesListChanged;
+          if(prop653 !== undefined){
             const _errs7 = errors;
-            if(typeof data.resourcesListChanged !== "boolean"){
+            if(typeof prop653 !== "boolean"){
               validate322.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -18346,9 +19000,10 @@ function validate322(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.toolsListChanged !== undefined){
+            const prop654 = data.toolsListChanged;
+            if(prop654 !== undefined){
               const _errs9 = errors;
-              if(typeof data.toolsListChanged !== "boolean"){
+              if(typeof prop654 !== "boolean"){
                 validate322.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -18408,8 +19063,9 @@ function validate323(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop655 = data.id;
+        if(prop655 !== undefined){
+          let data0 = prop655;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate323.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -18421,8 +19077,9 @@ function validate323(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop656 = data.jsonrpc;
+          if(prop656 !== undefined){
+            let data1 = prop656;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate323.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -18438,9 +19095,10 @@ function validate323(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
+            const prop657 = data.result;
+            if(prop657 !== undefined){
               const _errs6 = errors;
-              if(!(validate310(data.result))){
+              if(!(validate310(prop657))){
                 vErrors = vErrors === null ? rebaseErrors(validate310.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate310.errors, instancePath+"/result"));
                 errors = vErrors.length;
               }
@@ -18485,8 +19143,9 @@ function validate325(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop658 = data.default;
+        if(prop658 !== undefined){
+          let data0 = prop658;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -18515,9 +19174,10 @@ function validate325(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop659 = data.description;
+          if(prop659 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop659 !== "string"){
               validate325.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -18527,8 +19187,9 @@ function validate325(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop660 = data.items;
+            if(prop660 !== undefined){
+              let data3 = prop660;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -18538,8 +19199,9 @@ function validate325(data, context){
                     return false;
                   }
                   else {
-                    if(data3.anyOf !== undefined){
-                      let data4 = data3.anyOf;
+                    const prop661 = data3.anyOf;
+                    if(prop661 !== undefined){
+                      let data4 = prop661;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -18556,9 +19218,10 @@ function validate325(data, context){
                                   return false;
                                 }
                                 else {
-                                  if(data5.const !== undefined){
+                                  const prop662 = data5.const;
+                                  if(prop662 !== undefined){
                                     const _errs13 = errors;
-                                    if(typeof data5.const !== "string"){
+                                    if(typeof prop662 !== "string"){
                                       validate325.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                                       return false;
                                     }
@@ -18568,9 +19231,10 @@ function validate325(data, context){
                                     var valid4 = true;
                                   }
                                   if(valid4){
-                                    if(data5.title !== undefined){
+                                    const prop663 = data5.title;
+                                    if(prop663 !== undefined){
                                       const _errs15 = errors;
-                                      if(typeof data5.title !== "string"){
+                                      if(typeof prop663 !== "string"){
                                         validate325.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                         return false;
                                       }
@@ -18612,8 +19276,9 @@ function validate325(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data8 = data.maxItems;
+              const prop664 = data.maxItems;
+              if(prop664 !== undefined){
+                let data8 = prop664;
                 const _errs17 = errors;
                 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                   validate325.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -18625,8 +19290,9 @@ function validate325(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data9 = data.minItems;
+                const prop665 = data.minItems;
+                if(prop665 !== undefined){
+                  let data9 = prop665;
                   const _errs19 = errors;
                   if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
                     validate325.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -18638,9 +19304,10 @@ function validate325(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop666 = data.title;
+                  if(prop666 !== undefined){
                     const _errs21 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop666 !== "string"){
                       validate325.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -18650,8 +19317,9 @@ function validate325(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data11 = data.type;
+                    const prop667 = data.type;
+                    if(prop667 !== undefined){
+                      let data11 = prop667;
                       const _errs23 = errors;
                       if(typeof data11 !== "string"){
                         validate325.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -18700,9 +19368,10 @@ function validate326(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop668 = data.default;
+        if(prop668 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop668 !== "string"){
             validate326.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -18712,9 +19381,10 @@ function validate326(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop669 = data.description;
+          if(prop669 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop669 !== "string"){
               validate326.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -18724,8 +19394,9 @@ function validate326(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.oneOf !== undefined){
-              let data2 = data.oneOf;
+            const prop670 = data.oneOf;
+            if(prop670 !== undefined){
+              let data2 = prop670;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -18742,9 +19413,10 @@ function validate326(data, context){
                           return false;
                         }
                         else {
-                          if(data3.const !== undefined){
+                          const prop671 = data3.const;
+                          if(prop671 !== undefined){
                             const _errs9 = errors;
-                            if(typeof data3.const !== "string"){
+                            if(typeof prop671 !== "string"){
                               validate326.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
                               return false;
                             }
@@ -18754,9 +19426,10 @@ function validate326(data, context){
                             var valid2 = true;
                           }
                           if(valid2){
-                            if(data3.title !== undefined){
+                            const prop672 = data3.title;
+                            if(prop672 !== undefined){
                               const _errs11 = errors;
-                              if(typeof data3.title !== "string"){
+                              if(typeof prop672 !== "string"){
                                 validate326.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -18790,9 +19463,10 @@ function validate326(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop673 = data.title;
+              if(prop673 !== undefined){
                 const _errs13 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop673 !== "string"){
                   validate326.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -18802,8 +19476,9 @@ function validate326(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data7 = data.type;
+                const prop674 = data.type;
+                if(prop674 !== undefined){
+                  let data7 = prop674;
                   const _errs15 = errors;
                   if(typeof data7 !== "string"){
                     validate326.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -18847,9 +19522,10 @@ function validate327(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.destructiveHint !== undefined){
+      const prop675 = data.destructiveHint;
+      if(prop675 !== undefined){
         const _errs1 = errors;
-        if(typeof data.destructiveHint !== "boolean"){
+        if(typeof prop675 !== "boolean"){
           validate327.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
           return false;
         }
@@ -18859,9 +19535,10 @@ function validate327(data, context){
         var valid0 = true;
       }
       if(valid0){
-        if(data.idempotentHint !== undefined){
+        const prop676 = data.idempotentHint;
+        if(prop676 !== undefined){
           const _errs3 = errors;
-          if(typeof data.idempotentHint !== "boolean"){
+          if(typeof prop676 !== "boolean"){
             validate327.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -18871,9 +19548,10 @@ function validate327(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.openWorldHint !== undefined){
+          const prop677 = data.openWorldHint;
+          if(prop677 !== undefined){
             const _errs5 = errors;
-            if(typeof data.openWorldHint !== "boolean"){
+            if(typeof prop677 !== "boolean"){
               validate327.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
               return false;
             }
@@ -18883,9 +19561,10 @@ function validate327(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.readOnlyHint !== undefined){
+            const prop678 = data.readOnlyHint;
+            if(prop678 !== undefined){
               const _errs7 = errors;
-              if(typeof data.readOnlyHint !== "boolean"){
+              if(typeof prop678 !== "boolean"){
                 validate327.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
                 return false;
               }
@@ -18895,9 +19574,10 @@ function validate327(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop679 = data.title;
+              if(prop679 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop679 !== "string"){
                   validate327.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -18931,8 +19611,9 @@ function validate328(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.mode !== undefined){
-        let data0 = data.mode;
+      const prop680 = data.mode;
+      if(prop680 !== undefined){
+        let data0 = prop680;
         if(typeof data0 !== "string"){
           validate328.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
           return false;
@@ -18981,8 +19662,9 @@ function validate329(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop681 = data.error;
+        if(prop681 !== undefined){
+          let data0 = prop681;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -18994,8 +19676,9 @@ function validate329(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop682 = data0.code;
+                if(prop682 !== undefined){
+                  let data1 = prop682;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate329.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -19007,9 +19690,10 @@ function validate329(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop683 = data0.message;
+                  if(prop683 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop683 !== "string"){
                       validate329.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19037,8 +19721,9 @@ function validate329(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop684 = data0.code;
+                  if(prop684 !== undefined){
+                    let data3 = prop684;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate329.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -19054,8 +19739,9 @@ function validate329(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop685 = data0.data;
+                    if(prop685 !== undefined){
+                      let data4 = prop685;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -19065,9 +19751,10 @@ function validate329(data, context){
                             return false;
                           }
                           else {
-                            if(data4.requested !== undefined){
+                            const prop686 = data4.requested;
+                            if(prop686 !== undefined){
                               const _errs15 = errors;
-                              if(typeof data4.requested !== "string"){
+                              if(typeof prop686 !== "string"){
                                 validate329.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
                                 return false;
                               }
@@ -19077,8 +19764,9 @@ function validate329(data, context){
                               var valid5 = true;
                             }
                             if(valid5){
-                              if(data4.supported !== undefined){
-                                let data6 = data4.supported;
+                              const prop687 = data4.supported;
+                              if(prop687 !== undefined){
+                                let data6 = prop687;
                                 const _errs17 = errors;
                                 if(errors === _errs17){
                                   if(Array.isArray(data6)){
@@ -19135,8 +19823,9 @@ function validate329(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data8 = data.id;
+          const prop688 = data.id;
+          if(prop688 !== undefined){
+            let data8 = prop688;
             const _errs21 = errors;
             if((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))){
               validate329.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -19148,8 +19837,9 @@ function validate329(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data9 = data.jsonrpc;
+            const prop689 = data.jsonrpc;
+            if(prop689 !== undefined){
+              let data9 = prop689;
               const _errs24 = errors;
               if(typeof data9 !== "string"){
                 validate329.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -19194,8 +19884,9 @@ function validate330(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
-          let data0 = data.default;
+        const prop690 = data.default;
+        if(prop690 !== undefined){
+          let data0 = prop690;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -19224,9 +19915,10 @@ function validate330(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop691 = data.description;
+          if(prop691 !== undefined){
             const _errs5 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop691 !== "string"){
               validate330.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19236,8 +19928,9 @@ function validate330(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.items !== undefined){
-              let data3 = data.items;
+            const prop692 = data.items;
+            if(prop692 !== undefined){
+              let data3 = prop692;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -19247,8 +19940,9 @@ function validate330(data, context){
                     return false;
                   }
                   else {
-                    if(data3.enum !== undefined){
-                      let data4 = data3.enum;
+                    const prop693 = data3.enum;
+                    if(prop693 !== undefined){
+                      let data4 = prop693;
                       const _errs9 = errors;
                       if(errors === _errs9){
                         if(Array.isArray(data4)){
@@ -19277,8 +19971,9 @@ function validate330(data, context){
                       var valid2 = true;
                     }
                     if(valid2){
-                      if(data3.type !== undefined){
-                        let data6 = data3.type;
+                      const prop694 = data3.type;
+                      if(prop694 !== undefined){
+                        let data6 = prop694;
                         const _errs13 = errors;
                         if(typeof data6 !== "string"){
                           validate330.errors = [{instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19307,8 +20002,9 @@ function validate330(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.maxItems !== undefined){
-                let data7 = data.maxItems;
+              const prop695 = data.maxItems;
+              if(prop695 !== undefined){
+                let data7 = prop695;
                 const _errs15 = errors;
                 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
                   validate330.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19320,8 +20016,9 @@ function validate330(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.minItems !== undefined){
-                  let data8 = data.minItems;
+                const prop696 = data.minItems;
+                if(prop696 !== undefined){
+                  let data8 = prop696;
                   const _errs17 = errors;
                   if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
                     validate330.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "integer"}}];
@@ -19333,9 +20030,10 @@ function validate330(data, context){
                   var valid0 = true;
                 }
                 if(valid0){
-                  if(data.title !== undefined){
+                  const prop697 = data.title;
+                  if(prop697 !== undefined){
                     const _errs19 = errors;
-                    if(typeof data.title !== "string"){
+                    if(typeof prop697 !== "string"){
                       validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -19345,8 +20043,9 @@ function validate330(data, context){
                     var valid0 = true;
                   }
                   if(valid0){
-                    if(data.type !== undefined){
-                      let data10 = data.type;
+                    const prop698 = data.type;
+                    if(prop698 !== undefined){
+                      let data10 = prop698;
                       const _errs21 = errors;
                       if(typeof data10 !== "string"){
                         validate330.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
@@ -19395,9 +20094,10 @@ function validate331(data, context){
         return false;
       }
       else {
-        if(data.default !== undefined){
+        const prop699 = data.default;
+        if(prop699 !== undefined){
           const _errs1 = errors;
-          if(typeof data.default !== "string"){
+          if(typeof prop699 !== "string"){
             validate331.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -19407,9 +20107,10 @@ function validate331(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.description !== undefined){
+          const prop700 = data.description;
+          if(prop700 !== undefined){
             const _errs3 = errors;
-            if(typeof data.description !== "string"){
+            if(typeof prop700 !== "string"){
               validate331.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -19419,8 +20120,9 @@ function validate331(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.enum !== undefined){
-              let data2 = data.enum;
+            const prop701 = data.enum;
+            if(prop701 !== undefined){
+              let data2 = prop701;
               const _errs5 = errors;
               if(errors === _errs5){
                 if(Array.isArray(data2)){
@@ -19449,9 +20151,10 @@ function validate331(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.title !== undefined){
+              const prop702 = data.title;
+              if(prop702 !== undefined){
                 const _errs9 = errors;
-                if(typeof data.title !== "string"){
+                if(typeof prop702 !== "string"){
                   validate331.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
                   return false;
                 }
@@ -19461,8 +20164,9 @@ function validate331(data, context){
                 var valid0 = true;
               }
               if(valid0){
-                if(data.type !== undefined){
-                  let data5 = data.type;
+                const prop703 = data.type;
+                if(prop703 !== undefined){
+                  let data5 = prop703;
                   const _errs11 = errors;
                   if(typeof data5 !== "string"){
                     validate331.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];

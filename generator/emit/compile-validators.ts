@@ -46,7 +46,7 @@ export interface CompiledValidators {
 export function compileValidators({ schemas, exports }: ValidatorSources): CompiledValidators {
   const ajv = createAjv(schemas);
   for (const schema of schemas) ajv.addSchema(schema);
-  const { code, helpers } = replaceRuntimeRequires(callReferencesWithoutPaths(standaloneCode(ajv, { ...exports })));
+  const { code, helpers } = replaceRuntimeRequires(loadPropertiesOnce(callReferencesWithoutPaths(standaloneCode(ajv, { ...exports }))));
   const imports = code.includes("rebaseErrors(") ? [...helpers, "rebaseErrors"] : helpers;
   return { code: layOut(code.replace(/^"use strict";/, "")), imports: [...new Set(imports)].sort() };
 }
@@ -130,6 +130,45 @@ function withoutContextDestructuring(code: string): string {
   const body = code.replace(AJV_SIGNATURE, "");
   if (/\b(parentData|parentDataProperty|rootData)\b/.test(body)) return code;
   return code.replace(AJV_SIGNATURE, '$1(data, context){\nconst instancePath = context === undefined ? "" : context.instancePath ?? "";');
+}
+
+/** `if(data.name !== undefined){` or `if(data0["a/b"] !== undefined){`, as ajv writes a present-property test (one line). */
+const PROPERTY_TEST = /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])) !== undefined\)\{$/;
+
+/**
+ * ajv tests an optional property (`if(data.x !== undefined){`) and then
+ * reads it again inside the block, once more for every keyword it checks.
+ * Where objects of many shapes reach one validator (every request's
+ * `_meta`, every capability object) each read is a megamorphic property
+ * load that V8 cannot merge with the others, so a present property cost
+ * two or three lookups. This reads each tested property once into a
+ * constant and uses that constant in the block. ajv's lines are one
+ * statement each, a block opening with a line that ends in `{` and
+ * closing with one that starts with `}` (layOut relies on the same).
+ */
+export function loadPropertiesOnce(code: string): string {
+  const lines = code.split("\n");
+  let next = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const test = PROPERTY_TEST.exec(lines[i]!);
+    if (!test) continue;
+    const read = test[1]!;
+    const name = `prop${next++}`;
+    const use = new RegExp(`(?<![\\w$.])${escapeRegExp(read)}(?![\\w$])`, "g");
+    lines[i] = `const ${name} = ${read};\nif(${name} !== undefined){`;
+    for (let k = i + 1, depth = 1; k < lines.length && depth > 0; k++) {
+      const line = lines[k]!;
+      if (line.startsWith("}")) depth--;
+      if (depth === 0) break;
+      lines[k] = line.replace(use, name);
+      if (line.endsWith("{")) depth++;
+    }
+  }
+  return lines.join("\n");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {

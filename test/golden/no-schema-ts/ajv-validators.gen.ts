@@ -44,8 +44,9 @@ function validate10(data, context){
         errors++;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop0 = data.jsonrpc;
+        if(prop0 !== undefined){
+          let data0 = prop0;
           const _errs4 = errors;
           if(typeof data0 !== "string"){
             const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
@@ -73,8 +74,9 @@ function validate10(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop1 = data.method;
+          if(prop1 !== undefined){
+            let data1 = prop1;
             const _errs6 = errors;
             if(typeof data1 !== "string"){
               const err3 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -170,8 +172,9 @@ function validate12(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop2 = data.id;
+        if(prop2 !== undefined){
+          let data0 = prop2;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate12.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
@@ -183,8 +186,9 @@ function validate12(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop3 = data.jsonrpc;
+          if(prop3 !== undefined){
+            let data1 = prop3;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -200,8 +204,9 @@ function validate12(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop4 = data.method;
+            if(prop4 !== undefined){
+              let data2 = prop4;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -217,8 +222,9 @@ function validate12(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop5 = data.params;
+              if(prop5 !== undefined){
+                let data3 = prop5;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
@@ -265,8 +271,9 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop6 = data.id;
+        if(prop6 !== undefined){
+          let data0 = prop6;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate13.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
@@ -278,8 +285,9 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop7 = data.jsonrpc;
+          if(prop7 !== undefined){
+            let data1 = prop7;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -295,8 +303,9 @@ function validate13(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop8 = data.method;
+            if(prop8 !== undefined){
+              let data2 = prop8;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -312,8 +321,9 @@ function validate13(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop9 = data.params;
+              if(prop9 !== undefined){
+                let data3 = prop9;
                 const _errs8 = errors;
                 if(errors === _errs8){
                   if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -323,9 +333,10 @@ function validate13(data, context){
                       return false;
                     }
                     else {
-                      if(data3.text !== undefined){
+                      const prop10 = data3.text;
+                      if(prop10 !== undefined){
                         const _errs10 = errors;
-                        if(typeof data3.text !== "string"){
+                        if(typeof prop10 !== "string"){
                           validate13.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
                           return false;
                         }
@@ -335,8 +346,9 @@ function validate13(data, context){
                         var valid2 = true;
                       }
                       if(valid2){
-                        if(data3.mood !== undefined){
-                          let data5 = data3.mood;
+                        const prop11 = data3.mood;
+                        if(prop11 !== undefined){
+                          let data5 = prop11;
                           const _errs12 = errors;
                           if(typeof data5 !== "string"){
                             validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/type",keyword:"type",params:{type: "string"}}];
@@ -352,8 +364,9 @@ function validate13(data, context){
                           var valid2 = true;
                         }
                         if(valid2){
-                          if(data3.bag !== undefined){
-                            let data6 = data3.bag;
+                          const prop12 = data3.bag;
+                          if(prop12 !== undefined){
+                            let data6 = prop12;
                             const _errs15 = errors;
                             if(errors === _errs15){
                               if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
@@ -467,8 +480,9 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop13 = data._meta;
+        if(prop13 !== undefined){
+          let data0 = prop13;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -484,9 +498,10 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.text !== undefined){
+          const prop14 = data.text;
+          if(prop14 !== undefined){
             const _errs4 = errors;
-            if(typeof data.text !== "string"){
+            if(typeof prop14 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -525,8 +540,9 @@ function validate17(data, context){
   const _errs0 = errors;
   if(errors === _errs0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop15 = data._meta;
+      if(prop15 !== undefined){
+        let data0 = prop15;
         const _errs3 = errors;
         if(errors === _errs3){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -567,8 +583,9 @@ function validate18(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop16 = data.error;
+        if(prop16 !== undefined){
+          let data0 = prop16;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -578,8 +595,9 @@ function validate18(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop17 = data0.code;
+                if(prop17 !== undefined){
+                  let data1 = prop17;
                   const _errs3 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate18.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -591,9 +609,10 @@ function validate18(data, context){
                   var valid1 = true;
                 }
                 if(valid1){
-                  if(data0.message !== undefined){
+                  const prop18 = data0.message;
+                  if(prop18 !== undefined){
                     const _errs5 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop18 !== "string"){
                       validate18.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -616,8 +635,9 @@ function validate18(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop19 = data.id;
+          if(prop19 !== undefined){
+            let data3 = prop19;
             const _errs7 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
@@ -629,8 +649,9 @@ function validate18(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop20 = data.jsonrpc;
+            if(prop20 !== undefined){
+              let data4 = prop20;
               const _errs10 = errors;
               if(typeof data4 !== "string"){
                 validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -678,8 +699,9 @@ function validate19(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop21 = data.id;
+        if(prop21 !== undefined){
+          let data0 = prop21;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate19.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
@@ -691,8 +713,9 @@ function validate19(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop22 = data.jsonrpc;
+          if(prop22 !== undefined){
+            let data1 = prop22;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -708,14 +731,16 @@ function validate19(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop23 = data.result;
+            if(prop23 !== undefined){
+              let data2 = prop23;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  if(data2._meta !== undefined){
-                    let data3 = data2._meta;
+                  const prop24 = data2._meta;
+                  if(prop24 !== undefined){
+                    let data3 = prop24;
                     const _errs10 = errors;
                     if(errors === _errs10){
                       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
@@ -791,8 +816,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data.jsonrpc !== undefined){
-          let data0 = data.jsonrpc;
+        const prop25 = data.jsonrpc;
+        if(prop25 !== undefined){
+          let data0 = prop25;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -808,8 +834,9 @@ function validate21(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.method !== undefined){
-            let data1 = data.method;
+          const prop26 = data.method;
+          if(prop26 !== undefined){
+            let data1 = prop26;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -864,8 +891,9 @@ function validate23(data, context){
   let errors = 0;
   if(errors === 0){
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data._meta !== undefined){
-        let data0 = data._meta;
+      const prop27 = data._meta;
+      if(prop27 !== undefined){
+        let data0 = prop27;
         const _errs2 = errors;
         if(errors === _errs2){
           if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -957,8 +985,9 @@ function validate26(data, context){
         return false;
       }
       else {
-        if(data.children !== undefined){
-          let data0 = data.children;
+        const prop28 = data.children;
+        if(prop28 !== undefined){
+          let data0 = prop28;
           const _errs1 = errors;
           if(errors === _errs1){
             if(Array.isArray(data0)){
@@ -987,9 +1016,10 @@ function validate26(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.name !== undefined){
+          const prop29 = data.name;
+          if(prop29 !== undefined){
             const _errs4 = errors;
-            if(typeof data.name !== "string"){
+            if(typeof prop29 !== "string"){
               validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
               return false;
             }

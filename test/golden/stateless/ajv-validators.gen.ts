@@ -41,8 +41,9 @@ function validate11(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop0 = data.id;
+        if(prop0 !== undefined){
+          let data0 = prop0;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate11.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
@@ -54,8 +55,9 @@ function validate11(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop1 = data.jsonrpc;
+          if(prop1 !== undefined){
+            let data1 = prop1;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -71,8 +73,9 @@ function validate11(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.method !== undefined){
-              let data2 = data.method;
+            const prop2 = data.method;
+            if(prop2 !== undefined){
+              let data2 = prop2;
               const _errs6 = errors;
               if(typeof data2 !== "string"){
                 validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -88,8 +91,9 @@ function validate11(data, context){
               var valid0 = true;
             }
             if(valid0){
-              if(data.params !== undefined){
-                let data3 = data.params;
+              const prop3 = data.params;
+              if(prop3 !== undefined){
+                let data3 = prop3;
                 const _errs8 = errors;
                 const _errs9 = errors;
                 if(errors === _errs9){
@@ -100,8 +104,9 @@ function validate11(data, context){
                       return false;
                     }
                     else {
-                      if(data3._meta !== undefined){
-                        let data4 = data3._meta;
+                      const prop4 = data3._meta;
+                      if(prop4 !== undefined){
+                        let data4 = prop4;
                         const _errs11 = errors;
                         if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
                           validate11.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"AskRequestParams/properties/_meta/type",keyword:"type",params:{type: "object"}}];
@@ -113,9 +118,10 @@ function validate11(data, context){
                         var valid3 = true;
                       }
                       if(valid3){
-                        if(data3.question !== undefined){
+                        const prop5 = data3.question;
+                        if(prop5 !== undefined){
                           const _errs13 = errors;
-                          if(typeof data3.question !== "string"){
+                          if(typeof prop5 !== "string"){
                             validate11.errors = [{instancePath:instancePath+"/params/question",schemaPath:"AskRequestParams/properties/question/type",keyword:"type",params:{type: "string"}}];
                             return false;
                           }
@@ -213,8 +219,9 @@ function validate13(data, context){
         return false;
       }
       else {
-        if(data._meta !== undefined){
-          let data0 = data._meta;
+        const prop6 = data._meta;
+        if(prop6 !== undefined){
+          let data0 = prop6;
           const _errs1 = errors;
           if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
             validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
@@ -226,9 +233,10 @@ function validate13(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.question !== undefined){
+          const prop7 = data.question;
+          if(prop7 !== undefined){
             const _errs3 = errors;
-            if(typeof data.question !== "string"){
+            if(typeof prop7 !== "string"){
               validate13.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -269,9 +277,10 @@ function validate14(data, context){
         return false;
       }
       else {
-        if(data.answer !== undefined){
+        const prop8 = data.answer;
+        if(prop8 !== undefined){
           const _errs1 = errors;
-          if(typeof data.answer !== "string"){
+          if(typeof prop8 !== "string"){
             validate14.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -281,8 +290,9 @@ function validate14(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.resultType !== undefined){
-            let data1 = data.resultType;
+          const prop9 = data.resultType;
+          if(prop9 !== undefined){
+            let data1 = prop9;
             const _errs3 = errors;
             if(typeof data1 !== "string"){
               validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -348,8 +358,9 @@ function validate17(data, context){
         errors++;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop10 = data.method;
+        if(prop10 !== undefined){
+          let data0 = prop10;
           const _errs4 = errors;
           if(typeof data0 !== "string"){
             const err1 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -377,13 +388,15 @@ function validate17(data, context){
           var valid2 = true;
         }
         if(valid2){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop11 = data.params;
+          if(prop11 !== undefined){
+            let data1 = prop11;
             const _errs6 = errors;
             if(errors === _errs6){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.prompt !== undefined){
-                  if(typeof data1.prompt !== "string"){
+                const prop12 = data1.prompt;
+                if(prop12 !== undefined){
+                  if(typeof prop12 !== "string"){
                     const err3 = {instancePath:instancePath+"/params/prompt",schemaPath:"ConfirmRequest/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}};
                     if(vErrors === null){
                       vErrors = [err3];
@@ -468,8 +481,9 @@ function validate16(data, context){
         return false;
       }
       else {
-        if(data.inputRequests !== undefined){
-          let data0 = data.inputRequests;
+        const prop13 = data.inputRequests;
+        if(prop13 !== undefined){
+          let data0 = prop13;
           const _errs1 = errors;
           if(errors === _errs1){
             if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
@@ -496,9 +510,10 @@ function validate16(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.requestState !== undefined){
+          const prop14 = data.requestState;
+          if(prop14 !== undefined){
             const _errs5 = errors;
-            if(typeof data.requestState !== "string"){
+            if(typeof prop14 !== "string"){
               validate16.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -508,8 +523,9 @@ function validate16(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.resultType !== undefined){
-              let data3 = data.resultType;
+            const prop15 = data.resultType;
+            if(prop15 !== undefined){
+              let data3 = prop15;
               const _errs7 = errors;
               if(typeof data3 !== "string"){
                 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -551,8 +567,9 @@ function validate15(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop16 = data.id;
+        if(prop16 !== undefined){
+          let data0 = prop16;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate15.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
@@ -564,8 +581,9 @@ function validate15(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop17 = data.jsonrpc;
+          if(prop17 !== undefined){
+            let data1 = prop17;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -581,8 +599,9 @@ function validate15(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop18 = data.result;
+            if(prop18 !== undefined){
+              let data2 = prop18;
               const _errs6 = errors;
               if(errors === _errs6){
                 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
@@ -610,9 +629,10 @@ function validate15(data, context){
                               return false;
                             }
                             else {
-                              if(data2.answer !== undefined){
+                              const prop19 = data2.answer;
+                              if(prop19 !== undefined){
                                 const _errs13 = errors;
-                                if(typeof data2.answer !== "string"){
+                                if(typeof prop19 !== "string"){
                                   validate15.errors = [{instancePath:instancePath+"/result/answer",schemaPath:"AskResult/properties/answer/type",keyword:"type",params:{type: "string"}}];
                                   return false;
                                 }
@@ -622,8 +642,9 @@ function validate15(data, context){
                                 var valid6 = true;
                               }
                               if(valid6){
-                                if(data2.resultType !== undefined){
-                                  let data4 = data2.resultType;
+                                const prop20 = data2.resultType;
+                                if(prop20 !== undefined){
+                                  let data4 = prop20;
                                   const _errs15 = errors;
                                   if(typeof data4 !== "string"){
                                     validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -698,8 +719,9 @@ function validate20(data, context){
         return false;
       }
       else {
-        if(data.method !== undefined){
-          let data0 = data.method;
+        const prop21 = data.method;
+        if(prop21 !== undefined){
+          let data0 = prop21;
           const _errs1 = errors;
           if(typeof data0 !== "string"){
             validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -715,13 +737,15 @@ function validate20(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.params !== undefined){
-            let data1 = data.params;
+          const prop22 = data.params;
+          if(prop22 !== undefined){
+            let data1 = prop22;
             const _errs3 = errors;
             if(errors === _errs3){
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                if(data1.prompt !== undefined){
-                  if(typeof data1.prompt !== "string"){
+                const prop23 = data1.prompt;
+                if(prop23 !== undefined){
+                  if(typeof prop23 !== "string"){
                     validate20.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
                     return false;
                   }
@@ -769,8 +793,9 @@ function validate21(data, context){
         return false;
       }
       else {
-        if(data.yes !== undefined){
-          if(typeof data.yes !== "boolean"){
+        const prop24 = data.yes;
+        if(prop24 !== undefined){
+          if(typeof prop24 !== "boolean"){
             validate21.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
             return false;
           }
@@ -806,8 +831,9 @@ function validate22(data, context){
         return false;
       }
       else {
-        if(data.code !== undefined){
-          let data0 = data.code;
+        const prop25 = data.code;
+        if(prop25 !== undefined){
+          let data0 = prop25;
           const _errs1 = errors;
           if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
             validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -819,9 +845,10 @@ function validate22(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.message !== undefined){
+          const prop26 = data.message;
+          if(prop26 !== undefined){
             const _errs3 = errors;
-            if(typeof data.message !== "string"){
+            if(typeof prop26 !== "string"){
               validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
               return false;
             }
@@ -868,8 +895,9 @@ function validate23(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop27 = data.error;
+        if(prop27 !== undefined){
+          let data0 = prop27;
           const _errs1 = errors;
           const _errs2 = errors;
           if(errors === _errs2){
@@ -880,8 +908,9 @@ function validate23(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop28 = data0.code;
+                if(prop28 !== undefined){
+                  let data1 = prop28;
                   const _errs4 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate23.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -893,9 +922,10 @@ function validate23(data, context){
                   var valid2 = true;
                 }
                 if(valid2){
-                  if(data0.message !== undefined){
+                  const prop29 = data0.message;
+                  if(prop29 !== undefined){
                     const _errs6 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop29 !== "string"){
                       validate23.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -918,8 +948,9 @@ function validate23(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data3 = data.id;
+          const prop30 = data.id;
+          if(prop30 !== undefined){
+            let data3 = prop30;
             const _errs8 = errors;
             if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
               validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
@@ -931,8 +962,9 @@ function validate23(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data4 = data.jsonrpc;
+            const prop31 = data.jsonrpc;
+            if(prop31 !== undefined){
+              let data4 = prop31;
               const _errs11 = errors;
               if(typeof data4 !== "string"){
                 validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -983,8 +1015,9 @@ function validate24(data, context){
         return false;
       }
       else {
-        if(data.id !== undefined){
-          let data0 = data.id;
+        const prop32 = data.id;
+        if(prop32 !== undefined){
+          let data0 = prop32;
           const _errs1 = errors;
           if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
             validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
@@ -996,8 +1029,9 @@ function validate24(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.jsonrpc !== undefined){
-            let data1 = data.jsonrpc;
+          const prop33 = data.jsonrpc;
+          if(prop33 !== undefined){
+            let data1 = prop33;
             const _errs4 = errors;
             if(typeof data1 !== "string"){
               validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
@@ -1013,8 +1047,9 @@ function validate24(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.result !== undefined){
-              let data2 = data.result;
+            const prop34 = data.result;
+            if(prop34 !== undefined){
+              let data2 = prop34;
               const _errs6 = errors;
               const _errs7 = errors;
               if(errors === _errs7){
@@ -1025,8 +1060,9 @@ function validate24(data, context){
                     return false;
                   }
                   else {
-                    if(data2.resultType !== undefined){
-                      if(typeof data2.resultType !== "string"){
+                    const prop35 = data2.resultType;
+                    if(prop35 !== undefined){
+                      if(typeof prop35 !== "string"){
                         validate24.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"Result/properties/resultType/type",keyword:"type",params:{type: "string"}}];
                         return false;
                       }
@@ -1090,8 +1126,9 @@ function validate26(data, context){
         return false;
       }
       else {
-        if(data.resultType !== undefined){
-          if(typeof data.resultType !== "string"){
+        const prop36 = data.resultType;
+        if(prop36 !== undefined){
+          if(typeof prop36 !== "string"){
             validate26.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
             return false;
           }
@@ -1147,8 +1184,9 @@ function validate28(data, context){
         return false;
       }
       else {
-        if(data.error !== undefined){
-          let data0 = data.error;
+        const prop37 = data.error;
+        if(prop37 !== undefined){
+          let data0 = prop37;
           const _errs1 = errors;
           const _errs2 = errors;
           const _errs3 = errors;
@@ -1160,8 +1198,9 @@ function validate28(data, context){
                 return false;
               }
               else {
-                if(data0.code !== undefined){
-                  let data1 = data0.code;
+                const prop38 = data0.code;
+                if(prop38 !== undefined){
+                  let data1 = prop38;
                   const _errs5 = errors;
                   if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
                     validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -1173,9 +1212,10 @@ function validate28(data, context){
                   var valid3 = true;
                 }
                 if(valid3){
-                  if(data0.message !== undefined){
+                  const prop39 = data0.message;
+                  if(prop39 !== undefined){
                     const _errs7 = errors;
-                    if(typeof data0.message !== "string"){
+                    if(typeof prop39 !== "string"){
                       validate28.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
                       return false;
                     }
@@ -1203,8 +1243,9 @@ function validate28(data, context){
                   return false;
                 }
                 else {
-                  if(data0.code !== undefined){
-                    let data3 = data0.code;
+                  const prop40 = data0.code;
+                  if(prop40 !== undefined){
+                    let data3 = prop40;
                     const _errs11 = errors;
                     if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
                       validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -1220,8 +1261,9 @@ function validate28(data, context){
                     var valid4 = true;
                   }
                   if(valid4){
-                    if(data0.data !== undefined){
-                      let data4 = data0.data;
+                    const prop41 = data0.data;
+                    if(prop41 !== undefined){
+                      let data4 = prop41;
                       const _errs13 = errors;
                       if(errors === _errs13){
                         if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
@@ -1231,8 +1273,9 @@ function validate28(data, context){
                             return false;
                           }
                           else {
-                            if(data4.limit !== undefined){
-                              let data5 = data4.limit;
+                            const prop42 = data4.limit;
+                            if(prop42 !== undefined){
+                              let data5 = prop42;
                               if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
                                 validate28.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
                                 return false;
@@ -1266,8 +1309,9 @@ function validate28(data, context){
           var valid0 = true;
         }
         if(valid0){
-          if(data.id !== undefined){
-            let data6 = data.id;
+          const prop43 = data.id;
+          if(prop43 !== undefined){
+            let data6 = prop43;
             const _errs17 = errors;
             if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
               validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
@@ -1279,8 +1323,9 @@ function validate28(data, context){
             var valid0 = true;
           }
           if(valid0){
-            if(data.jsonrpc !== undefined){
-              let data7 = data.jsonrpc;
+            const prop44 = data.jsonrpc;
+            if(prop44 !== undefined){
+              let data7 = prop44;
               const _errs20 = errors;
               if(typeof data7 !== "string"){
                 validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];

@@ -1,0 +1,111 @@
+/**
+ * The rewrites compileValidators applies to ajv's standalone code, checked
+ * on ajv-shaped text and on the generated validators themselves.
+ */
+import { describe, expect, it } from "vitest";
+import { loadPropertiesOnce } from "../../generator/emit/compile-validators.js";
+import { validate } from "../../generated/2026-07-28/index.js";
+
+describe("loadPropertiesOnce", () => {
+  it("reads a tested property once and uses the constant inside its block only", () => {
+    const given = [
+      "if(data.roots !== undefined){",
+      "let data0 = data.roots;",
+      "if(typeof data.roots.x !== \"string\"){",
+      "return false;",
+      "}",
+      "}",
+      "else {",
+      "var valid0 = true;",
+      "}",
+      "if(data.roots === null){",
+      "}",
+    ].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")).toEqual([
+      "const prop0 = data.roots;",
+      "if(prop0 !== undefined){",
+      "let data0 = prop0;",
+      "if(typeof prop0.x !== \"string\"){",
+      "return false;",
+      "}",
+      "}",
+      "else {",
+      "var valid0 = true;",
+      "}",
+      "if(data.roots === null){",
+      "}",
+    ]);
+  });
+
+  it("leaves longer names, other objects and string text alone, and handles quoted keys", () => {
+    const given = [
+      'if(data["a/b"] !== undefined){',
+      'if(data["a/b"] !== data.rootsX && data1.roots !== mydata.roots){',
+      'x = "data[\\"a/b\\"]";',
+      "}",
+      "}",
+    ].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")).toEqual([
+      'const prop0 = data["a/b"];',
+      "if(prop0 !== undefined){",
+      "if(prop0 !== data.rootsX && data1.roots !== mydata.roots){",
+      'x = "data[\\"a/b\\"]";',
+      "}",
+      "}",
+    ]);
+  });
+
+  it("rewrites nested tests with names of their own", () => {
+    const given = [
+      "if(data.a !== undefined){",
+      "if(data.a.b !== undefined){",
+      "f(data.a.b);",
+      "}",
+      "}",
+    ].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")).toEqual([
+      "const prop0 = data.a;",
+      "if(prop0 !== undefined){",
+      "const prop1 = prop0.b;",
+      "if(prop1 !== undefined){",
+      "f(prop1);",
+      "}",
+      "}",
+    ]);
+  });
+
+  it("leaves code without ajv's property tests unchanged", () => {
+    const given = "if(data && typeof data == \"object\"){\nreturn true;\n}";
+    expect(loadPropertiesOnce(given)).toBe(given);
+  });
+});
+
+describe("generated validators read each property once", () => {
+  /** A proxy of `target` that counts the reads of each own property. */
+  function counting(target: Record<string, unknown>) {
+    const reads = new Map<string, number>();
+    const proxy = new Proxy(target, {
+      get(t, key, receiver) {
+        if (typeof key === "string") reads.set(key, (reads.get(key) ?? 0) + 1);
+        return Reflect.get(t, key, receiver);
+      },
+    });
+    return { proxy, reads };
+  }
+
+  it("ClientCapabilities reads every capability once, present or not", () => {
+    const { proxy, reads } = counting({ roots: {}, sampling: { tools: {} }, elicitation: { form: {} } });
+    expect(validate("ClientCapabilities", proxy)).toEqual({ ok: true });
+    for (const key of ["elicitation", "experimental", "extensions", "roots", "sampling"]) {
+      expect(reads.get(key), key).toBe(1);
+    }
+  });
+
+  it("a failing property is still reported with its path", () => {
+    const { proxy, reads } = counting({ roots: "no" });
+    const result = validate("ClientCapabilities", proxy);
+    expect(result.ok).toBe(false);
+    expect(result.ok === false && result.errors[0]!.path).toBe("/roots");
+    expect(reads.get("roots")).toBe(1);
+  });
+});
