@@ -1,26 +1,33 @@
 /**
  * Benchmark 2: ns per message on a mix of the spec examples of one revision.
  *
- *   G: the generated validators (generated/<rev>/index.js): parseMessage(value)
- *      for JSON-RPC messages (examples with both `jsonrpc` and `method`),
- *      validate(definition, value) for everything else. Both get the parsed
- *      value, not text, so G measures validation only.
+ *   G: the generated validators (generated/<rev>/index.js), each resolved
+ *      once per example as Z's zod schema is: parseMessage(value) for
+ *      JSON-RPC messages (examples with both `jsonrpc` and `method`; it
+ *      still finds the definition from `method` on every call, which Z is
+ *      spared), the definition's guard is<Definition>(value) for everything
+ *      else. Both get the parsed value, not text, so G measures validation
+ *      only.
+ *   N: the same with validate(definition, value) for the non-messages, which
+ *      looks the definition up by name on every call (for reference).
  *   Z: the official SDK's zod schemas (@modelcontextprotocol/core):
  *      schema.safeParse(value).success, with the schema named for the
  *      example's definition in zod-mapping.json (same-name exports only).
  *   J: JSON.parse(text) of each example's own file text.
  *
- * The mix is every example whose definition has a zod schema and that both
- * G and Z accept. One process; after a calibrating warm-up, every round runs
- * G, Z and J (in each of their six orders in turn), each for enough iterations over the whole mix
- * to take about `batchMs`. Every result is counted and the counts are
- * checked, so no call can be optimized away; each side gets its own copy of
- * the values, and the inputs are checked unchanged afterwards.
+ * The mix is every example whose definition has a zod schema and that G, N
+ * and Z accept. One process; after a calibrating warm-up, every round runs
+ * G, N, Z and J (in the next of their orders), each for enough iterations
+ * over the whole mix to take about `batchMs`. Every result is counted and
+ * the counts are checked, so no call can be optimized away; each side gets
+ * its own copy of the values, and the inputs are checked unchanged
+ * afterwards.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as zod from "@modelcontextprotocol/core";
+import * as generated from "../../generated/2026-07-28/index.js";
 import { parseMessage, validate, type DefinitionName } from "../../generated/2026-07-28/index.js";
 import { median, now, printTable, REVISION, ROOT, ratios } from "./common.js";
 
@@ -40,6 +47,8 @@ interface Case {
   via: "parseMessage" | "validate";
   gen: (value: unknown) => boolean;
   genValue: unknown;
+  byName: (value: unknown) => boolean;
+  byNameValue: unknown;
   zod: SafeParser;
   zodValue: unknown;
 }
@@ -75,8 +84,10 @@ function loadCases(schemaDir: string) {
       const text = readFileSync(join(root, def, file), "utf8");
       const sample = JSON.parse(text) as unknown;
       const message = isObject(sample) && "jsonrpc" in sample && "method" in sample;
-      const gen = message
-        ? (v: unknown) => parseMessage(v).ok
+      const guard = guardOf(def);
+      const gen = message ? (v: unknown) => parseMessage(v).ok : guard;
+      const byName = message
+        ? gen
         : (v: unknown) => validate(def as DefinitionName, v).ok;
       const c: Case = {
         name,
@@ -84,10 +95,14 @@ function loadCases(schemaDir: string) {
         via: message ? "parseMessage" : "validate",
         gen,
         genValue: JSON.parse(text),
+        byName,
+        byNameValue: JSON.parse(text),
         zod: schema,
         zodValue: JSON.parse(text),
       };
       const g = gen(c.genValue);
+      if (byName(c.byNameValue) !== g)
+        throw new Error(`bench: is${def} and validate("${def}") disagree on ${name}`);
       const z = schema.safeParse(c.zodValue).success;
       if (g && z) cases.push(c);
       else
@@ -99,12 +114,30 @@ function loadCases(schemaDir: string) {
   return { cases, total, unmapped, rejected };
 }
 
+/** The generated guard `is<Definition>` of a definition. */
+function guardOf(def: string): (value: unknown) => boolean {
+  const guard = (generated as unknown as Record<string, unknown>)[`is${def}`];
+  if (typeof guard !== "function") throw new Error(`bench: the generated module has no is${def}`);
+  return guard as (value: unknown) => boolean;
+}
+
 function runGen(cases: readonly Case[], iters: number): number {
   let ok = 0;
   for (let i = 0; i < iters; i++) {
     for (let j = 0; j < cases.length; j++) {
       const c = cases[j]!;
       if (c.gen(c.genValue)) ok++;
+    }
+  }
+  return ok;
+}
+
+function runByName(cases: readonly Case[], iters: number): number {
+  let ok = 0;
+  for (let i = 0; i < iters; i++) {
+    for (let j = 0; j < cases.length; j++) {
+      const c = cases[j]!;
+      if (c.byName(c.byNameValue)) ok++;
     }
   }
   return ok;
@@ -143,18 +176,19 @@ function runNoop(cases: readonly Case[], iters: number): number {
   return ok;
 }
 
-/** The six orders of G, Z, J (indexes into the measured contenders). */
-const ORDERS = [
-  [0, 1, 2],
-  [1, 2, 0],
-  [2, 0, 1],
-  [0, 2, 1],
-  [2, 1, 0],
-  [1, 0, 2],
-];
+/**
+ * The orders the measured contenders run in, round after round: every
+ * rotation of their list and of its reverse, so that none always follows
+ * the same one (and its garbage).
+ */
+function runOrders(n: number): number[][] {
+  const forward = Array.from({ length: n }, (_, i) => i);
+  const rotations = (xs: number[]) => xs.map((_, r) => [...xs.slice(r), ...xs.slice(0, r)]);
+  return [...rotations(forward), ...rotations([...forward].reverse())];
+}
 
 interface Contender {
-  key: "G" | "Z" | "J" | "H";
+  key: "G" | "N" | "Z" | "J" | "H";
   run: (cases: readonly Case[], iters: number) => number;
   iters: number;
   ns: number[];
@@ -193,16 +227,17 @@ export function benchValidation(o: ValidationOptions): boolean {
   const contenders: Contender[] = [
     { key: "H", run: runNoop, iters: 0, ns: [] },
     { key: "G", run: runGen, iters: 0, ns: [] },
+    { key: "N", run: runByName, iters: 0, ns: [] },
     { key: "Z", run: runZod, iters: 0, ns: [] },
     { key: "J", run: runJson, iters: 0, ns: [] },
   ];
   process.stdout.write(`\n[2/3] validation: warm-up + ${o.rounds} rounds `);
   for (const c of contenders) c.iters = calibrate(c, cases, 1000, o.batchMs);
+  const [harness, ...measured] = contenders;
+  const orders = runOrders(measured.length);
   for (let r = 0; r < o.rounds; r++) {
-    // H first (it allocates nothing), then G, Z and J in each of their six
-    // orders in turn, so that none always follows the same one (and its garbage).
-    const [, ...measured] = contenders;
-    for (const c of [contenders[0]!, ...ORDERS[r % ORDERS.length]!.map((i) => measured[i]!)]) {
+    // H first (it allocates nothing), then the others in the next of their orders.
+    for (const c of [harness!, ...orders[r % orders.length]!.map((i) => measured[i]!)]) {
       c.ns.push(batch(c, cases, c.iters));
     }
     process.stdout.write(".");
@@ -210,19 +245,20 @@ export function benchValidation(o: ValidationOptions): boolean {
   process.stdout.write("\n");
 
   for (const c of cases) {
-    if (!isDeepStrictEqual(c.genValue, JSON.parse(c.text)))
+    if (!isDeepStrictEqual(c.genValue, JSON.parse(c.text)) || !isDeepStrictEqual(c.byNameValue, JSON.parse(c.text)))
       throw new Error(`bench: the generated validator changed its input ${c.name}`);
   }
   const zodMutated = cases.filter((c) => !isDeepStrictEqual(c.zodValue, JSON.parse(c.text))).length;
 
-  const [h, g, z, j] = contenders.map((c) => c.ns) as [number[], number[], number[], number[]];
+  const [h, g, n, z, j] = contenders.map((c) => c.ns) as [number[], number[], number[], number[], number[]];
   const iters = contenders.map((c) => `${c.key} ${c.iters}`).join(", ");
   return printTable({
     title: `2. Validation of ${REVISION} spec examples: ns per message (one process, interleaved)`,
     unit: "ns per message",
     digits: 0,
     series: [
-      { label: "G  mcp-gen generated (parseMessage / validate)", values: g },
+      { label: "G  mcp-gen generated (parseMessage / is<Definition>)", values: g },
+      { label: "N  the same, validate(name, value) for non-messages", values: n },
       { label: "Z  @modelcontextprotocol/core zod safeParse", values: z },
       { label: "J  JSON.parse(text)", values: j },
       { label: "H  harness only (no-op call, for reference)", values: h },
@@ -240,13 +276,14 @@ export function benchValidation(o: ValidationOptions): boolean {
         target: "<= 0.1x",
         met: (m) => m <= 0.1,
       },
+      { label: "N / J  (validate by name, for reference)", values: ratios(n, j) },
     ],
     notes: [
       `mix: ${cases.length} examples accepted by both sides, of ${total} examples (${total - unmapped.length} have a same-name zod schema, ${unmapped.length} have none)`,
-      `     ${viaMessage} JSON-RPC messages through parseMessage(value), ${cases.length - viaMessage} through validate(definition, value); ${Math.round(bytes / cases.length)} bytes of JSON text on average`,
+      `     ${viaMessage} JSON-RPC messages through parseMessage(value), ${cases.length - viaMessage} through is<Definition>(value) (G) or validate(definition, value) (N); ${Math.round(bytes / cases.length)} bytes of JSON text on average`,
       ...rejected.map((r) => `     left out: ${r}`),
-      `iterations over the whole mix per batch: ${iters}; each round runs H, then G, Z and J in the next of their 6 orders`,
-      `median harness overhead ${median(h).toFixed(1)} ns/message is included in G, Z and J alike (not subtracted)`,
+      `iterations over the whole mix per batch: ${iters}; each round runs H, then G, N, Z and J in the next of their ${orders.length} orders`,
+      `median harness overhead ${median(h).toFixed(1)} ns/message is included in G, N, Z and J alike (not subtracted)`,
       ...(zodMutated > 0
         ? [`zod changed ${zodMutated} of its own input copies while parsing`]
         : []),
