@@ -148,12 +148,13 @@ const PROPERTY_TEST = /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\]
  */
 export function loadPropertiesOnce(code: string): string {
   const lines = code.split("\n");
+  const prefix = unusedPrefix(code, "prop");
   let next = 0;
   for (let i = 0; i < lines.length; i++) {
     const test = PROPERTY_TEST.exec(lines[i]!);
     if (!test) continue;
     const read = test[1]!;
-    const name = `prop${next++}`;
+    const name = `${prefix}${next++}`;
     const use = new RegExp(`(?<![\\w$.])${escapeRegExp(read)}(?![\\w$])`, "g");
     lines[i] = `const ${name} = ${read};\nif(${name} !== undefined){`;
     for (let k = i + 1, depth = 1; k < lines.length && depth > 0; k++) {
@@ -165,6 +166,13 @@ export function loadPropertiesOnce(code: string): string {
     }
   }
   return lines.join("\n");
+}
+
+/** `base`, with underscores added until no identifier in `code` starts with it and a digit. */
+function unusedPrefix(code: string, base: string): string {
+  let prefix = base;
+  while (new RegExp(`(?<![\\w$])${prefix}\\d`).test(code)) prefix += "_";
+  return prefix;
 }
 
 function escapeRegExp(text: string): string {

@@ -74,6 +74,17 @@ describe("loadPropertiesOnce", () => {
     ]);
   });
 
+  it("names its constants so that they cannot collide with names already in the code", () => {
+    const given = ["let prop0 = 1;", "if(data.a !== undefined){", "f(data.a, prop0);", "}"].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")).toEqual([
+      "let prop0 = 1;",
+      "const prop_0 = data.a;",
+      "if(prop_0 !== undefined){",
+      "f(prop_0, prop0);",
+      "}",
+    ]);
+  });
+
   it("leaves code without ajv's property tests unchanged", () => {
     const given = "if(data && typeof data == \"object\"){\nreturn true;\n}";
     expect(loadPropertiesOnce(given)).toBe(given);
