@@ -137,14 +137,16 @@ const PROPERTY_TEST = /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\]
 
 /**
  * ajv tests an optional property (`if(data.x !== undefined){`) and then
- * reads it again inside the block, once more for every keyword it checks.
- * Where objects of many shapes reach one validator (every request's
- * `_meta`, every capability object) each read is a megamorphic property
- * load that V8 cannot merge with the others, so a present property cost
- * two or three lookups. This reads each tested property once into a
- * constant and uses that constant in the block. ajv's lines are one
- * statement each, a block opening with a line that ends in `{` and
- * closing with one that starts with `}` (layOut relies on the same).
+ * reads it again inside the block. Where objects of many shapes reach one
+ * validator (every request's `_meta`, every capability object) each read
+ * is a megamorphic property load that V8 cannot merge with the other, so
+ * a present property cost two lookups. This reads each tested property
+ * once into a constant and uses that constant in the block, outside
+ * string literals. ajv's lines are one statement each, a block opening
+ * with a line that ends in `{` and closing with one that starts with `}`
+ * (layOut relies on the same). A block that assigns to or deletes the
+ * property, or whose quotes do not pair up on a line, is left as ajv
+ * wrote it.
  */
 export function loadPropertiesOnce(code: string): string {
   const lines = code.split("\n");
@@ -154,18 +156,63 @@ export function loadPropertiesOnce(code: string): string {
     const test = PROPERTY_TEST.exec(lines[i]!);
     if (!test) continue;
     const read = test[1]!;
-    const name = `${prefix}${next++}`;
+    const body = blockAfter(lines, i);
     const use = new RegExp(`(?<![\\w$.])${escapeRegExp(read)}(?![\\w$])`, "g");
+    const written = writesTo(use.source);
+    const strings = body.map((k) => stringSpans(lines[k]!));
+    const inCode = (n: number, at: number) => !strings[n]!.some(([from, to]) => at >= from && at < to);
+    const writes = body.some((k, n) => strings[n] === undefined || matchesAt(written, lines[k]!).some((at) => inCode(n, at)));
+    if (writes) continue;
+    const name = `${prefix}${next++}`;
     lines[i] = `const ${name} = ${read};\nif(${name} !== undefined){`;
-    for (let k = i + 1, depth = 1; k < lines.length && depth > 0; k++) {
-      const line = lines[k]!;
-      if (line.startsWith("}")) depth--;
-      if (depth === 0) break;
-      lines[k] = line.replace(use, name);
-      if (line.endsWith("{")) depth++;
-    }
+    body.forEach((k, n) => {
+      lines[k] = lines[k]!.replace(use, (match: string, at: number) => (inCode(n, at) ? name : match));
+    });
   }
   return lines.join("\n");
+}
+
+/** The indexes of the lines inside the block that the line at `open` opens. */
+function blockAfter(lines: readonly string[], open: number): number[] {
+  const inside: number[] = [];
+  for (let k = open + 1, depth = 1; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line.startsWith("}")) depth--;
+    if (depth === 0) break;
+    inside.push(k);
+    if (line.endsWith("{")) depth++;
+  }
+  return inside;
+}
+
+/** An assignment (`=`, `+=`, …), `++`/`--` or `delete` of what `read` (a regular expression source) matches. */
+function writesTo(read: string): RegExp {
+  const assign = String.raw`\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?!=)`;
+  const step = String.raw`\s*(?:\+\+|--)`;
+  return new RegExp(`\\bdelete\\s+${read}|${read}${assign}|${read}${step}|(?:\\+\\+|--)\\s*${read}`);
+}
+
+/** Where `pattern` (a global copy of it) matches in `line`. */
+function matchesAt(pattern: RegExp, line: string): number[] {
+  return [...line.matchAll(new RegExp(pattern.source, "g"))].map((m) => m.index);
+}
+
+/**
+ * The [start, end) spans of the string literals on a line; undefined when
+ * a literal is not closed on it.
+ */
+function stringSpans(line: string): Array<[number, number]> | undefined {
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < line.length; i++) {
+    const quote = line[i]!;
+    if (quote !== '"' && quote !== "'" && quote !== "`") continue;
+    let end = i + 1;
+    while (end < line.length && line[end] !== quote) end += line[end] === "\\" ? 2 : 1;
+    if (end >= line.length) return undefined;
+    spans.push([i, end + 1]);
+    i = end;
+  }
+  return spans;
 }
 
 /** `base`, with underscores added until no identifier in `code` starts with it and a digit. */

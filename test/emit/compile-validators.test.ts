@@ -37,11 +37,12 @@ describe("loadPropertiesOnce", () => {
     ]);
   });
 
-  it("leaves longer names, other objects and string text alone, and handles quoted keys", () => {
+  it("leaves longer names, other objects and string literals alone, and handles quoted keys", () => {
     const given = [
       'if(data["a/b"] !== undefined){',
       'if(data["a/b"] !== data.rootsX && data1.roots !== mydata.roots){',
-      'x = "data[\\"a/b\\"]";',
+      'if(data["a/b"] === "data[\\"a/b\\"]" || data["a/b"] === \'data["a/b"]\'){',
+      "}",
       "}",
       "}",
     ].join("\n");
@@ -49,10 +50,30 @@ describe("loadPropertiesOnce", () => {
       'const prop0 = data["a/b"];',
       "if(prop0 !== undefined){",
       "if(prop0 !== data.rootsX && data1.roots !== mydata.roots){",
-      'x = "data[\\"a/b\\"]";',
+      'if(prop0 === "data[\\"a/b\\"]" || prop0 === \'data["a/b"]\'){',
+      "}",
       "}",
       "}",
     ]);
+  });
+
+  it("leaves a block alone that writes or deletes the property, or has an unclosed quote", () => {
+    for (const inner of [
+      "data.a = 1;",
+      "data.a += 1;",
+      "data.a++;",
+      "--data.a;",
+      "delete data.a;",
+      'f(data.a, "unclosed);',
+    ]) {
+      const given = ["if(data.a !== undefined){", "g(data.a);", inner, "}"].join("\n");
+      expect(loadPropertiesOnce(given), inner).toBe(given);
+    }
+  });
+
+  it("still rewrites comparisons that look like assignments", () => {
+    const given = ["if(data.a !== undefined){", "if(data.a === 1 || data.a == 2 || data.a <= 3){", "}", "}"].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")[2]).toBe("if(prop0 === 1 || prop0 == 2 || prop0 <= 3){");
   });
 
   it("rewrites nested tests with names of their own", () => {
