@@ -5,7 +5,7 @@
  *
  * Usage: npm run bench [-- [generation] [validation] [cold-import] [--rounds=N] [--batch-ms=N]]
  *   With no name, all three run in that order. --rounds overrides every
- *   benchmark's number of rounds (defaults: 7, 18, 15); --batch-ms sets the
+ *   benchmark's number of rounds (defaults: 7, 20, 15); --batch-ms sets the
  *   duration of one validation batch (default 200).
  *
  * Schemas: MCP_GEN_SCHEMA_DIR, else ../shared/mcp-schema next to the repo.
@@ -68,7 +68,7 @@ if (selected.has("generation")) {
   await run("generation", () => benchGeneration({ rounds: rounds ?? 7, schemaDir: dir }));
 }
 if (selected.has("validation")) {
-  await run("validation", () => benchValidation({ rounds: rounds ?? 18, batchMs, schemaDir: dir }));
+  await run("validation", () => benchValidation({ rounds: rounds ?? 20, batchMs, schemaDir: dir }));
 }
 if (selected.has("cold-import")) {
   await run("cold-import", () => benchColdImport({ rounds: rounds ?? 15, schemaDir: dir }));

@@ -11,7 +11,7 @@ describe("loadPropertiesOnce", () => {
     const given = [
       "if(data.roots !== undefined){",
       "let data0 = data.roots;",
-      "if(typeof data.roots.x !== \"string\"){",
+      'if(typeof data.roots.x !== "string"){',
       "return false;",
       "}",
       "}",
@@ -25,7 +25,7 @@ describe("loadPropertiesOnce", () => {
       "const prop0 = data.roots;",
       "if(prop0 !== undefined){",
       "let data0 = prop0;",
-      "if(typeof prop0.x !== \"string\"){",
+      'if(typeof prop0.x !== "string"){',
       "return false;",
       "}",
       "}",
@@ -72,8 +72,15 @@ describe("loadPropertiesOnce", () => {
   });
 
   it("still rewrites comparisons that look like assignments", () => {
-    const given = ["if(data.a !== undefined){", "if(data.a === 1 || data.a == 2 || data.a <= 3){", "}", "}"].join("\n");
-    expect(loadPropertiesOnce(given).split("\n")[2]).toBe("if(prop0 === 1 || prop0 == 2 || prop0 <= 3){");
+    const given = [
+      "if(data.a !== undefined){",
+      "if(data.a === 1 || data.a == 2 || data.a <= 3){",
+      "}",
+      "}",
+    ].join("\n");
+    expect(loadPropertiesOnce(given).split("\n")[2]).toBe(
+      "if(prop0 === 1 || prop0 == 2 || prop0 <= 3){",
+    );
   });
 
   it("rewrites nested tests with names of their own", () => {
@@ -96,7 +103,9 @@ describe("loadPropertiesOnce", () => {
   });
 
   it("names its constants so that they cannot collide with names already in the code", () => {
-    const given = ["let prop0 = 1;", "if(data.a !== undefined){", "f(data.a, prop0);", "}"].join("\n");
+    const given = ["let prop0 = 1;", "if(data.a !== undefined){", "f(data.a, prop0);", "}"].join(
+      "\n",
+    );
     expect(loadPropertiesOnce(given).split("\n")).toEqual([
       "let prop0 = 1;",
       "const prop_0 = data.a;",
@@ -107,7 +116,7 @@ describe("loadPropertiesOnce", () => {
   });
 
   it("leaves code without ajv's property tests unchanged", () => {
-    const given = "if(data && typeof data == \"object\"){\nreturn true;\n}";
+    const given = 'if(data && typeof data == "object"){\nreturn true;\n}';
     expect(loadPropertiesOnce(given)).toBe(given);
   });
 });
@@ -126,7 +135,11 @@ describe("generated validators read each property once", () => {
   }
 
   it("ClientCapabilities reads every capability once, present or not", () => {
-    const { proxy, reads } = counting({ roots: {}, sampling: { tools: {} }, elicitation: { form: {} } });
+    const { proxy, reads } = counting({
+      roots: {},
+      sampling: { tools: {} },
+      elicitation: { form: {} },
+    });
     expect(validate("ClientCapabilities", proxy)).toEqual({ ok: true });
     for (const key of ["elicitation", "experimental", "extensions", "roots", "sampling"]) {
       expect(reads.get(key), key).toBe(1);
