@@ -145,8 +145,10 @@ const PROPERTY_TEST = /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\]
  * string literals. ajv's lines are one statement each, a block opening
  * with a line that ends in `{` and closing with one that starts with `}`
  * (layOut relies on the same). A block that assigns to or deletes the
- * property, or whose quotes do not pair up on a line, is left as ajv
- * wrote it.
+ * property, or where a line that mentions it has a quote that does not
+ * close on it, is left as ajv wrote it. Plain string search, not a
+ * regular expression per property: hundreds of one-off expressions cost
+ * more to compile than the rest of the pass.
  */
 export function loadPropertiesOnce(code: string): string {
   const lines = code.split("\n");
@@ -156,18 +158,12 @@ export function loadPropertiesOnce(code: string): string {
     const test = PROPERTY_TEST.exec(lines[i]!);
     if (!test) continue;
     const read = test[1]!;
-    const body = blockAfter(lines, i);
-    const use = new RegExp(`(?<![\\w$.])${escapeRegExp(read)}(?![\\w$])`, "g");
-    const written = writesTo(use.source);
-    const strings = body.map((k) => stringSpans(lines[k]!));
-    const inCode = (n: number, at: number) => !strings[n]!.some(([from, to]) => at >= from && at < to);
-    const writes = body.some((k, n) => strings[n] === undefined || matchesAt(written, lines[k]!).some((at) => inCode(n, at)));
-    if (writes) continue;
+    // Only the lines that mention the read can use or write it.
+    const uses = blockAfter(lines, i).flatMap((k) => (lines[k]!.includes(read) ? [{ k, at: readsIn(lines[k]!, read) }] : []));
+    if (uses.some(({ k, at }) => at === undefined || at.some((a) => isWritten(lines[k]!, a, read.length)))) continue;
     const name = `${prefix}${next++}`;
     lines[i] = `const ${name} = ${read};\nif(${name} !== undefined){`;
-    body.forEach((k, n) => {
-      lines[k] = lines[k]!.replace(use, (match: string, at: number) => (inCode(n, at) ? name : match));
-    });
+    for (const { k, at } of uses) lines[k] = replaceAt(lines[k]!, at!, read.length, name);
   }
   return lines.join("\n");
 }
@@ -185,16 +181,40 @@ function blockAfter(lines: readonly string[], open: number): number[] {
   return inside;
 }
 
-/** An assignment (`=`, `+=`, …), `++`/`--` or `delete` of what `read` (a regular expression source) matches. */
-function writesTo(read: string): RegExp {
-  const assign = String.raw`\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?!=)`;
-  const step = String.raw`\s*(?:\+\+|--)`;
-  return new RegExp(`\\bdelete\\s+${read}|${read}${assign}|${read}${step}|(?:\\+\\+|--)\\s*${read}`);
+/**
+ * Where `read` occurs on `line` as a whole expression (not part of a longer
+ * name or member chain on its left, not inside a string literal);
+ * undefined when a string literal on the line does not close.
+ */
+function readsIn(line: string, read: string): number[] | undefined {
+  const strings = stringSpans(line);
+  if (!strings) return undefined;
+  const found: number[] = [];
+  for (let at = line.indexOf(read); at !== -1; at = line.indexOf(read, at + read.length)) {
+    const whole = !/[\w$.]/.test(line[at - 1] ?? "") && !/[\w$]/.test(line[at + read.length] ?? "");
+    if (whole && !strings.some(([from, to]) => at >= from && at < to)) found.push(at);
+  }
+  return found;
 }
 
-/** Where `pattern` (a global copy of it) matches in `line`. */
-function matchesAt(pattern: RegExp, line: string): number[] {
-  return [...line.matchAll(new RegExp(pattern.source, "g"))].map((m) => m.index);
+/** An assignment operator (`=`, `+=`, `??=`, …) or `++`/`--` right after an expression. */
+const WRITE_AFTER = /^\s*(?:(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?!=)|\+\+|--)/;
+/** `++`, `--` or `delete` right before an expression. */
+const WRITE_BEFORE = /(?:\+\+|--|\bdelete)\s*$/;
+
+function isWritten(line: string, at: number, length: number): boolean {
+  return WRITE_AFTER.test(line.slice(at + length)) || WRITE_BEFORE.test(line.slice(0, at));
+}
+
+/** `line` with the `length` characters at each of `starts` (ascending) replaced by `text`. */
+function replaceAt(line: string, starts: readonly number[], length: number, text: string): string {
+  let out = "";
+  let from = 0;
+  for (const at of starts) {
+    out += line.slice(from, at) + text;
+    from = at + length;
+  }
+  return out + line.slice(from);
 }
 
 /**
@@ -220,10 +240,6 @@ function unusedPrefix(code: string, base: string): string {
   let prefix = base;
   while (new RegExp(`(?<![\\w$])${prefix}\\d`).test(code)) prefix += "_";
   return prefix;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {
