@@ -353,6 +353,33 @@ export class McpGenError extends Error {
   }
 }
 
+/**
+ * Runs `read`, adding the diagnostics of a {@link McpGenError} it throws
+ * to `problems` (and then giving undefined), so that a caller can go on
+ * and report every problem together. Other errors are rethrown.
+ */
+export async function collectProblems<T>(problems: Diagnostic[], read: () => T | Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof McpGenError)) throw error;
+    problems.push(...error.diagnostics);
+    return undefined;
+  }
+}
+
+/** `each` applied to every item in turn; throws one {@link McpGenError} with the problems of all that failed. */
+export async function mapReportingAll<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+  const problems: Diagnostic[] = [];
+  const results: R[] = [];
+  for (const item of items) {
+    const result = await collectProblems(problems, () => each(item));
+    if (result !== undefined) results.push(result);
+  }
+  if (problems.length > 0) throw new McpGenError(problems);
+  return results;
+}
+
 /** Throws a {@link McpGenError} if any diagnostic is an error; returns the rest otherwise. */
 export function throwIfErrors(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
   if (diagnostics.some((d) => d.severity === "error")) throw new McpGenError(diagnostics);

@@ -42,8 +42,6 @@ interface IfBreak {
   readonly kind: "if-break";
   readonly broken: Doc;
   readonly flat: Doc;
-  /** Follows that group's mode instead of the enclosing one. */
-  readonly groupId?: symbol;
 }
 interface IndentIfBreak {
   readonly kind: "indent-if-break";
@@ -65,8 +63,8 @@ export function indent(contents: Doc): Indent {
 export function align(width: number, contents: Doc): Align {
   return { kind: "align", width, contents };
 }
-export function ifBreak(broken: Doc, flat: Doc = "", groupId?: symbol): IfBreak {
-  return { kind: "if-break", broken, flat, ...(groupId ? { groupId } : {}) };
+export function ifBreak(broken: Doc, flat: Doc = ""): IfBreak {
+  return { kind: "if-break", broken, flat };
 }
 export function indentIfBreak(contents: Doc, groupId: symbol): IndentIfBreak {
   return { kind: "indent-if-break", contents, groupId };
@@ -130,16 +128,14 @@ export function printDoc(doc: Doc, indentation = ""): string {
         break;
       case "group": {
         const flat: Command = { indent: ind, mode: "flat", doc: node.contents };
-        const chosen = mode === "flat" && !node.broken ? flat : !node.broken && fits(flat, commands, PRINT_WIDTH - column, groupModes) ? flat : { indent: ind, mode: "break" as Mode, doc: node.contents };
+        const chosen = !node.broken && (mode === "flat" || fits(flat, commands, PRINT_WIDTH - column)) ? flat : { ...flat, mode: "break" as Mode };
         commands.push(chosen);
         if (node.id) groupModes.set(node.id, chosen.mode);
         break;
       }
-      case "if-break": {
-        const groupMode = node.groupId ? (groupModes.get(node.groupId) ?? "flat") : mode;
-        commands.push({ indent: ind, mode, doc: groupMode === "break" ? node.broken : node.flat });
+      case "if-break":
+        commands.push({ indent: ind, mode, doc: mode === "break" ? node.broken : node.flat });
         break;
-      }
       case "indent-if-break":
         commands.push({ indent: ind, mode, doc: groupModes.get(node.groupId) === "break" ? indent(node.contents) : node.contents });
         break;
@@ -164,7 +160,7 @@ export function printDoc(doc: Doc, indentation = ""): string {
  * Whether `next`, printed flat, and the commands after it up to their
  * first line break fit in `width` columns (prettier's `fits`).
  */
-function fits(next: Command, rest: readonly Command[], width: number, groupModes: ReadonlyMap<symbol, Mode>): boolean {
+function fits(next: Command, rest: readonly Command[], width: number): boolean {
   let restIndex = rest.length;
   const commands: Array<{ mode: Mode; doc: Doc }> = [next];
   let remaining = width;
@@ -193,11 +189,9 @@ function fits(next: Command, rest: readonly Command[], width: number, groupModes
       case "group":
         commands.push({ mode: node.broken ? "break" : mode, doc: node.contents });
         break;
-      case "if-break": {
-        const groupMode = node.groupId ? (groupModes.get(node.groupId) ?? "flat") : mode;
-        commands.push({ mode, doc: groupMode === "break" ? node.broken : node.flat });
+      case "if-break":
+        commands.push({ mode, doc: mode === "break" ? node.broken : node.flat });
         break;
-      }
       case "line":
         if (mode === "break" || node.hard) return true;
         if (!node.soft) remaining -= 1;

@@ -151,8 +151,9 @@ function flatValue(value: TableValue): string {
 }
 
 /**
- * A member `key: value,` of an object literal, `depth` levels deep. Objects and arrays stay on the key's line and break
- * inside when they do not fit; a string or member expression moves below
+ * A member `key: value,` of an object literal, `depth` levels deep.
+ * Objects and arrays stay on the key's line and break inside when they
+ * do not fit; a string or member expression moves below
  * the key; anything else (numbers, booleans) never breaks.
  */
 export function tableMember(depth: number, key: string, value: TableValue): string {

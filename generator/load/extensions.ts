@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
-import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { diagnostic, mapReportingAll, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
@@ -68,17 +68,7 @@ export async function loadExtensions(refs: readonly string[], sources: SchemaSou
  * reports all of its problems together.
  */
 export async function loadExtensionsInStages(refs: readonly string[], sources: SchemaSources): Promise<{ early: ExtensionSource[]; complete: Promise<ExtensionSource[]> }> {
-  const problems: Diagnostic[] = [];
-  const started: StartedExtension[] = [];
-  for (const ref of refs) {
-    try {
-      started.push(await startExtension(ref, sources));
-    } catch (error) {
-      if (!(error instanceof McpGenError)) throw error;
-      problems.push(...error.diagnostics);
-    }
-  }
-  if (problems.length > 0) throw new McpGenError(problems);
+  const started = await mapReportingAll(refs, (ref) => startExtension(ref, sources));
   return { early: started.map((s) => s.source), complete: completeExtensions(started) };
 }
 
@@ -88,19 +78,8 @@ interface StartedExtension {
   readonly schemaTs?: Promise<SchemaTsFacts>;
 }
 
-async function completeExtensions(started: readonly StartedExtension[]): Promise<ExtensionSource[]> {
-  const problems: Diagnostic[] = [];
-  const complete: ExtensionSource[] = [];
-  for (const { source, schemaTs } of started) {
-    try {
-      complete.push(schemaTs ? { ...source, schemaTs: await schemaTs } : source);
-    } catch (error) {
-      if (!(error instanceof McpGenError)) throw error;
-      problems.push(...error.diagnostics);
-    }
-  }
-  if (problems.length > 0) throw new McpGenError(problems);
-  return complete;
+function completeExtensions(started: readonly StartedExtension[]): Promise<ExtensionSource[]> {
+  return mapReportingAll(started, async ({ source, schemaTs }) => (schemaTs ? { ...source, schemaTs: await schemaTs } : source));
 }
 
 async function startExtension(ref: string, sources: SchemaSources): Promise<StartedExtension> {

@@ -3,7 +3,7 @@
  * `--spec`, parses schema.json (errors carry line:column), reads schema.ts
  * through ts-morph, and picks up the registry and the patch overlay.
  */
-import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { collectProblems, diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { readPatchFile } from "./patches.js";
 import { loadExtensionsInStages } from "./extensions.js";
 import { readRegistry } from "./registry.js";
@@ -71,16 +71,6 @@ export async function loadSourcesInStages(options: LoadOptions): Promise<StagedS
   // Awaited by the caller, after the first stage's work; this only keeps a failure from going unobserved until then.
   complete.catch(() => undefined);
   return { early, complete };
-}
-
-async function collectProblems<T>(problems: Diagnostic[], read: () => T | Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!(error instanceof McpGenError)) throw error;
-    problems.push(...error.diagnostics);
-    return undefined;
-  }
 }
 
 export { DIALECT_URIS, definitionsOf, parseSchemaJson } from "./schema-json.js";
