@@ -54,20 +54,23 @@ export const catalog = {
   }),
   MCPG102: entry<{ revision: string; tried: readonly string[] }>({
     severity: "error",
-    message: (p) => `could not find the schema of revision ${p.revision}; tried: ${p.tried.join("; ")}`,
+    message: (p) =>
+      `could not find the schema of revision ${p.revision}; tried: ${p.tried.join("; ")}`,
     fix: (p) =>
       `run \`mcp-gen schema pull ${p.revision}\` while online (MCP_GEN_OFFLINE unset), or set MCP_GEN_SCHEMA_DIR to a folder holding ${p.revision}/schema.json and ${p.revision}/schema.ts`,
   }),
   MCPG103: entry<{ file: string; expected: string; actual: string }>({
     severity: "error",
-    message: (p) => `checksum mismatch for ${p.file}: expected sha256 ${p.expected}, got ${p.actual}`,
+    message: (p) =>
+      `checksum mismatch for ${p.file}: expected sha256 ${p.expected}, got ${p.actual}`,
     fix: () =>
       "the file is not the pinned upstream file; delete it (from the cache or MCP_GEN_SCHEMA_DIR) and run `mcp-gen schema pull <revision>`",
   }),
   MCPG104: entry<{ dir: string }>({
     severity: "error",
     message: (p) => `no schema.json in ${p.dir}`,
-    fix: () => "pass --spec a folder that holds schema.json (and optionally schema.ts), or a revision name",
+    fix: () =>
+      "pass --spec a folder that holds schema.json (and optionally schema.ts), or a revision name",
   }),
   MCPG105: entry<{ url: string; reason: string }>({
     severity: "error",
@@ -77,7 +80,8 @@ export const catalog = {
   MCPG106: entry<{ revision: string }>({
     severity: "error",
     message: (p) => `cannot pull ${p.revision}: downloads are disabled (MCP_GEN_OFFLINE=1)`,
-    fix: () => "unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
+    fix: () =>
+      "unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
   }),
   MCPG201: entry<{ reason: string }>({
     severity: "error",
@@ -96,8 +100,10 @@ export const catalog = {
   }),
   MCPG204: entry<{ ref: string }>({
     severity: "error",
-    message: (p) => `remote $ref "${p.ref}" is not supported (mcp-gen never fetches referenced schemas)`,
-    fix: () => "inline the referenced schema as a local definition and use a local $ref (#/$defs/...)",
+    message: (p) =>
+      `remote $ref "${p.ref}" is not supported (mcp-gen never fetches referenced schemas)`,
+    fix: () =>
+      "inline the referenced schema as a local definition and use a local $ref (#/$defs/...)",
   }),
   MCPG205: entry<{ reason: string }>({
     severity: "error",
@@ -107,7 +113,8 @@ export const catalog = {
   MCPG206: entry<{ what: string }>({
     severity: "note",
     message: (p) => `no schema.ts beside schema.json, so ${p.what} could not be known`,
-    fix: () => "put the revision's schema.ts next to schema.json for literal unions, constants and deprecations",
+    fix: () =>
+      "put the revision's schema.ts next to schema.json for literal unions, constants and deprecations",
   }),
   MCPG207: entry<{ chain: string }>({
     severity: "error",
@@ -121,13 +128,17 @@ export const catalog = {
   }),
   MCPG209: entry<{ ref: string; prefix: string }>({
     severity: "error",
-    message: (p) => `$ref "${p.ref}" does not name a definition (mcp-gen follows only references of the form ${p.prefix}<Name>)`,
-    fix: () => "give the referenced schema a definition of its own and point the $ref at that definition",
+    message: (p) =>
+      `$ref "${p.ref}" does not name a definition (mcp-gen follows only references of the form ${p.prefix}<Name>)`,
+    fix: () =>
+      "give the referenced schema a definition of its own and point the $ref at that definition",
   }),
   MCPG210: entry<{ name: string }>({
     severity: "error",
-    message: (p) => `definition name "${p.name}" is not a TypeScript identifier, so no type or guard can be named after it`,
-    fix: () => "rename the definition to letters, digits, _ and $ (not starting with a digit), and update the $refs to it",
+    message: (p) =>
+      `definition name "${p.name}" is not a TypeScript identifier, so no type or guard can be named after it`,
+    fix: () =>
+      "rename the definition to letters, digits, _ and $ (not starting with a digit), and update the $refs to it",
   }),
   MCPG301: entry<{ patch: string; expected: string; actual: string }>({
     severity: "error",
@@ -139,7 +150,8 @@ export const catalog = {
   MCPG302: entry<{ patch: string; reason: string }>({
     severity: "error",
     message: (p) => `patch "${p.patch}" is malformed: ${p.reason}`,
-    fix: () => "every replace or remove must follow a test of the same path; see schema/patch.schema.json",
+    fix: () =>
+      "every replace or remove must follow a test of the same path; see schema/patch.schema.json",
   }),
   MCPG303: entry<{ patch: string; why: string }>({
     severity: "note",
@@ -157,17 +169,21 @@ export const catalog = {
   MCPG404: entry<{ missing: string }>({
     severity: "error",
     message: (p) => `the schema defines no ${p.missing} envelope, so messages cannot be parsed`,
-    fix: () => "define JSONRPCResultResponse and JSONRPCErrorResponse (or JSONRPCResponse and JSONRPCError)",
+    fix: () =>
+      "define JSONRPCResultResponse and JSONRPCErrorResponse (or JSONRPCResponse and JSONRPCError)",
   }),
   MCPG601: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `extension manifest: ${p.reason}`,
-    fix: () => "follow schema/extension-manifest.schema.json; docs/extensions.md shows a complete manifest",
+    fix: () =>
+      "follow schema/extension-manifest.schema.json; docs/extensions.md shows a complete manifest",
   }),
   MCPG602: entry<{ ref: string; known: readonly string[] }>({
     severity: "error",
-    message: (p) => `--extension "${p.ref}" is neither a known extension, a folder with mcp-extension.json, nor a manifest file`,
-    fix: (p) => `name a known extension (${p.known.join(", ")}), or the folder or file of your extension's manifest`,
+    message: (p) =>
+      `--extension "${p.ref}" is neither a known extension, a folder with mcp-extension.json, nor a manifest file`,
+    fix: (p) =>
+      `name a known extension (${p.known.join(", ")}), or the folder or file of your extension's manifest`,
   }),
   MCPG603: entry<{ name: string; tried: readonly string[] }>({
     severity: "error",
@@ -182,17 +198,22 @@ export const catalog = {
   }),
   MCPG605: entry<{ id: string }>({
     severity: "error",
-    message: (p) => `extension identifier "${p.id}" breaks the _meta key rules: it needs a prefix of dot-separated labels and a name (e.g. com.example/my-extension)`,
-    fix: () => "use reverse-DNS labels that start with a letter and end with a letter or digit, a slash, then a name",
+    message: (p) =>
+      `extension identifier "${p.id}" breaks the _meta key rules: it needs a prefix of dot-separated labels and a name (e.g. com.example/my-extension)`,
+    fix: () =>
+      "use reverse-DNS labels that start with a letter and end with a letter or digit, a slash, then a name",
   }),
   MCPG606: entry<{ id: string }>({
     severity: "warning",
-    message: (p) => `extension "${p.id}" uses a prefix reserved for MCP (second label modelcontextprotocol or mcp) but does not claim to be an MCP extension`,
-    fix: () => "use a prefix of your own (com.example/...), or set \"mcp\": true if the MCP project publishes it",
+    message: (p) =>
+      `extension "${p.id}" uses a prefix reserved for MCP (second label modelcontextprotocol or mcp) but does not claim to be an MCP extension`,
+    fix: () =>
+      'use a prefix of your own (com.example/...), or set "mcp": true if the MCP project publishes it',
   }),
   MCPG607: entry<{ id: string; revision: string; targets: readonly string[] }>({
     severity: "error",
-    message: (p) => `extension ${p.id} does not target revision ${p.revision} (it targets ${p.targets.join(", ")})`,
+    message: (p) =>
+      `extension ${p.id} does not target revision ${p.revision} (it targets ${p.targets.join(", ")})`,
     fix: () => "generate one of the revisions the extension targets, or drop the extension",
   }),
   MCPG608: entry<{ value: string; owner: string }>({
@@ -207,7 +228,8 @@ export const catalog = {
   }),
   MCPG610: entry<{ code: number }>({
     severity: "error",
-    message: (p) => `error code ${p.code} is in -32020..-32099, which is reserved for the MCP specification`,
+    message: (p) =>
+      `error code ${p.code} is in -32020..-32099, which is reserved for the MCP specification`,
     fix: () => "pick a code outside -32768..-32000, or in -32000..-32019 (implementation-defined)",
   }),
   MCPG611: entry<{ code: number; owner: string }>({
@@ -217,22 +239,27 @@ export const catalog = {
   }),
   MCPG612: entry<{ name: string; other: string }>({
     severity: "error",
-    message: (p) => `definition ${p.name} differs from the one in ${p.other}; an extension may copy a definition only unchanged`,
-    fix: () => "copy the definition exactly (descriptions may differ), or give the extension's variant a name of its own",
+    message: (p) =>
+      `definition ${p.name} differs from the one in ${p.other}; an extension may copy a definition only unchanged`,
+    fix: () =>
+      "copy the definition exactly (descriptions may differ), or give the extension's variant a name of its own",
   }),
   MCPG613: entry<{ field: string; name: string }>({
     severity: "error",
-    message: (p) => `the manifest's ${p.field} names ${p.name}, which the extension's schema does not define`,
+    message: (p) =>
+      `the manifest's ${p.field} names ${p.name}, which the extension's schema does not define`,
     fix: () => "name a definition of the extension's schema.json",
   }),
   MCPG614: entry<{ method: string }>({
     severity: "error",
-    message: (p) => `the manifest's returns names "${p.method}", which is not a request method of this revision`,
+    message: (p) =>
+      `the manifest's returns names "${p.method}", which is not a request method of this revision`,
     fix: () => "name an existing request method (see METHODS), e.g. tools/call",
   }),
   MCPG615: entry<{ definition: string; property: string; other: string }>({
     severity: "error",
-    message: (p) => `augmenting ${p.definition}: property ${p.property} is already defined differently (by ${p.other})`,
+    message: (p) =>
+      `augmenting ${p.definition}: property ${p.property} is already defined differently (by ${p.other})`,
     fix: () => "an augment may only add properties, or repeat one unchanged",
   }),
   MCPG616: entry<{ definition: string; why: string }>({
@@ -248,7 +275,8 @@ export const catalog = {
   MCPG701: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `tools file: ${p.reason}`,
-    fix: () => "tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? }",
+    fix: () =>
+      "tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? }",
   }),
   MCPG702: entry<{ name: string }>({
     severity: "error",
@@ -257,17 +285,20 @@ export const catalog = {
   }),
   MCPG703: entry<{ dialect: string }>({
     severity: "error",
-    message: (p) => `tool schema dialect "${p.dialect}" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared)`,
+    message: (p) =>
+      `tool schema dialect "${p.dialect}" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared)`,
     fix: () => "drop $schema for 2020-12, or declare http://json-schema.org/draft-07/schema#",
   }),
   MCPG704: entry<{ ref: string }>({
     severity: "error",
-    message: (p) => `remote $ref "${p.ref}" in a tool schema (mcp-gen never fetches referenced schemas)`,
+    message: (p) =>
+      `remote $ref "${p.ref}" in a tool schema (mcp-gen never fetches referenced schemas)`,
     fix: () => "inline the referenced schema under $defs and point the $ref at #/$defs/...",
   }),
   MCPG705: entry<{ subschemas: number; depth: number; limits: string }>({
     severity: "error",
-    message: (p) => `tool schema too large: ${p.subschemas} subschemas, depth ${p.depth} (limits: ${p.limits})`,
+    message: (p) =>
+      `tool schema too large: ${p.subschemas} subschemas, depth ${p.depth} (limits: ${p.limits})`,
     fix: () => "simplify the schema, or split the tool",
   }),
   MCPG706: entry<{ reason: string }>({
@@ -278,17 +309,21 @@ export const catalog = {
   MCPG707: entry<{ dir: string; reason: string }>({
     severity: "error",
     message: (p) => `cannot scaffold into ${p.dir}: ${p.reason}`,
-    fix: () => "choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own",
+    fix: () =>
+      "choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own",
   }),
   MCPG708: entry<{ name: string; reason: string }>({
     severity: "error",
     message: (p) => `package name "${p.name}" is not valid: ${p.reason}`,
-    fix: () => "use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters",
+    fix: () =>
+      "use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters",
   }),
   MCPG709: entry<{ revision: string }>({
     severity: "error",
-    message: (p) => `mcp-gen scaffolds servers for 2026-07-28 and later; ${p.revision} is served only as the legacy era of such a server`,
-    fix: () => "scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint",
+    message: (p) =>
+      `mcp-gen scaffolds servers for 2026-07-28 and later; ${p.revision} is served only as the legacy era of such a server`,
+    fix: () =>
+      "scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint",
   }),
   MCPG710: entry<{ file: string; reason: string }>({
     severity: "error",
@@ -309,7 +344,8 @@ export const catalog = {
   MCPG503: entry<{ file: string; state: "stale" | "missing" | "extra" }>({
     severity: "error",
     message: (p) => `${p.file} is ${p.state}`,
-    fix: () => "run the regenerate command in the file banner (npm run generate in this repository)",
+    fix: () =>
+      "run the regenerate command in the file banner (npm run generate in this repository)",
   }),
   MCPG504: entry<{ dir: string; reason: string }>({
     severity: "error",
@@ -325,7 +361,8 @@ export const catalog = {
 /** A stable diagnostic code from the catalog. */
 export type DiagnosticCode = keyof typeof catalog;
 
-type ParamsOf<C extends DiagnosticCode> = (typeof catalog)[C] extends CatalogEntry<infer P> ? P : never;
+type ParamsOf<C extends DiagnosticCode> =
+  (typeof catalog)[C] extends CatalogEntry<infer P> ? P : never;
 
 /** Builds a diagnostic from the catalog, so every message has one wording. */
 export function diagnostic<C extends DiagnosticCode>(
@@ -358,7 +395,10 @@ export class McpGenError extends Error {
  * to `problems` (and then giving undefined), so that a caller can go on
  * and report every problem together. Other errors are rethrown.
  */
-export async function collectProblems<T>(problems: Diagnostic[], read: () => T | Promise<T>): Promise<T | undefined> {
+export async function collectProblems<T>(
+  problems: Diagnostic[],
+  read: () => T | Promise<T>,
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
@@ -369,7 +409,10 @@ export async function collectProblems<T>(problems: Diagnostic[], read: () => T |
 }
 
 /** `each` applied to every item in turn; throws one {@link McpGenError} with the problems of all that failed. */
-export async function mapReportingAll<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapReportingAll<T, R>(
+  items: readonly T[],
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
   const problems: Diagnostic[] = [];
   const results: R[] = [];
   for (const item of items) {
@@ -388,7 +431,8 @@ export function throwIfErrors(diagnostics: readonly Diagnostic[]): readonly Diag
 
 /** Renders a location as `file#/pointer` or `file:line:col`. */
 export function formatLocation(loc: Location): string {
-  if (loc.line !== undefined) return `${loc.file}:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ""}`;
+  if (loc.line !== undefined)
+    return `${loc.file}:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ""}`;
   if (loc.pointer !== undefined) return `${loc.file}#${loc.pointer}`;
   return loc.file;
 }

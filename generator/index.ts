@@ -45,12 +45,22 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
   const model = withPasses(built.model, sources);
-  const files = byPath(await formatFiles(emitFiles(model, bannerOptions(options, model), precompiled)));
-  return { files, model, diagnostics: [...checked, ...built.diagnostics, ...appliedPatchNotes(model)] };
+  const files = byPath(
+    await formatFiles(emitFiles(model, bannerOptions(options, model), precompiled)),
+  );
+  return {
+    files,
+    model,
+    diagnostics: [...checked, ...built.diagnostics, ...appliedPatchNotes(model)],
+  };
 }
 
 function withPasses(built: McpModel, sources: SourceSet): McpModel {
-  return runPasses(built, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
+  return runPasses(built, {
+    patches: sources.patches,
+    definitionsKey: sources.schema.definitionsKey,
+    extensions: sources.extensions,
+  });
 }
 
 /**
@@ -81,17 +91,27 @@ function byPath(files: EmittedFile[]): EmittedFile[] {
 function bannerOptions(options: GenerateOptions, model: McpModel) {
   const extensionFlags = (options.extensions ?? []).map((e) => ` --extension ${e}`).join("");
   return {
-    regenerate: options.regenerateCommand ?? `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`,
+    regenerate:
+      options.regenerateCommand ??
+      `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`,
     options: { extensions: model.extensions.map((e) => e.id).join(", ") || "none" },
     ...(options.stampVersion === false ? {} : { toolVersion: packageVersion() }),
   };
 }
 
 function appliedPatchNotes(model: McpModel): Diagnostic[] {
-  return model.appliedPatches.map((p) => diagnostic("MCPG303", { patch: p.id, why: p.why }, { file: p.file }));
+  return model.appliedPatches.map((p) =>
+    diagnostic("MCPG303", { patch: p.id, why: p.why }, { file: p.file }),
+  );
 }
 
-export { checkOutput, staleFileDiagnostics, writeOutput, type StaleFile, type WriteOptions } from "./write/write-output.js";
+export {
+  checkOutput,
+  staleFileDiagnostics,
+  writeOutput,
+  type StaleFile,
+  type WriteOptions,
+} from "./write/write-output.js";
 export { McpGenError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 export { pullRevision, defaultSchemaSources, type SchemaSources } from "./load/resolve-spec.js";
 export { readRegistry, knownRevisions } from "./load/registry.js";

@@ -17,7 +17,12 @@ import { parseArgs } from "node:util";
 import { packageRoot } from "../generator/load/package-root.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
 
-const { values } = parseArgs({ options: { keep: { type: "boolean", default: false }, requirements: { type: "string", multiple: true } } });
+const { values } = parseArgs({
+  options: {
+    keep: { type: "boolean", default: false },
+    requirements: { type: "string", multiple: true },
+  },
+});
 const REQUIREMENTS = values.requirements ?? ["2026-07-28", "2025-11-25"];
 
 /** A free port on 127.0.0.1. */
@@ -32,9 +37,24 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { status: number; output: string; stdout: string } {
-  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
-  return { status: result.status ?? 2, output: `${result.stdout ?? ""}${result.stderr ?? ""}`, stdout: result.stdout ?? "" };
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { status: number; output: string; stdout: string } {
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return {
+    status: result.status ?? 2,
+    output: `${result.stdout ?? ""}${result.stderr ?? ""}`,
+    stdout: result.stdout ?? "",
+  };
 }
 
 function must(step: string, result: { status: number; output: string }): void {
@@ -45,7 +65,11 @@ function must(step: string, result: { status: number; output: string }): void {
 
 const project = join(mkdtempSync(join(tmpdir(), "mcp-gen-everything-")), "everything");
 process.stderr.write(`conformance: scaffolding the everything example in ${project}\n`);
-const { files } = await scaffoldServer({ dir: project, example: "everything", name: "mcp-gen-everything" });
+const { files } = await scaffoldServer({
+  dir: project,
+  example: "everything",
+  name: "mcp-gen-everything",
+});
 writeProject(project, files);
 must("npm install", run("npm", ["install", "--no-audit", "--no-fund"], project));
 must("npm run build", run("npm", ["run", "build"], project));
@@ -55,11 +79,28 @@ for (const requirements of REQUIREMENTS) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   const start = `cd ${JSON.stringify(project)} && node dist/index.js`;
-  const suite = run(process.execPath, ["--import", "tsx", join("scripts", "conformance.ts"), "--requirements", requirements, "--start", start, "--url", url], packageRoot(), { ...process.env, PORT: String(port) });
+  const suite = run(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join("scripts", "conformance.ts"),
+      "--requirements",
+      requirements,
+      "--start",
+      start,
+      "--url",
+      url,
+    ],
+    packageRoot(),
+    { ...process.env, PORT: String(port) },
+  );
   process.stdout.write(`${suite.stdout.trimEnd()}\n\n`);
   const last = /conformance: (\d+) passed, (\d+) failed\s*$/.exec(suite.stdout);
   if (!last || suite.status === 2 || suite.status === 3) {
-    process.stderr.write(`conformance: the ${requirements} run did not complete (exit ${suite.status}):\n${suite.output}\n`);
+    process.stderr.write(
+      `conformance: the ${requirements} run did not complete (exit ${suite.status}):\n${suite.output}\n`,
+    );
     process.exit(2);
   }
   failed += Number(last[2]);

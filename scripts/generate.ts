@@ -7,7 +7,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { checkOutput, formatDiagnostic, generate, McpGenError, staleFileDiagnostics, writeOutput } from "../generator/index.js";
+import {
+  checkOutput,
+  formatDiagnostic,
+  generate,
+  McpGenError,
+  staleFileDiagnostics,
+  writeOutput,
+} from "../generator/index.js";
 import { packageRoot } from "../generator/load/package-root.js";
 import { generatedTargets } from "./generated-targets.js";
 
@@ -23,7 +30,12 @@ let stale = 0;
 try {
   for (const target of generatedTargets()) {
     const out = join("generated", target.folder);
-    const result = await generate({ spec: target.spec, extensions: target.extensions, out, regenerateCommand: REGENERATE });
+    const result = await generate({
+      spec: target.spec,
+      extensions: target.extensions,
+      out,
+      regenerateCommand: REGENERATE,
+    });
     const dir = join(packageRoot(), out);
     if (check) {
       const problems = checkOutput(dir, result.files);

@@ -17,7 +17,9 @@ export function generatedTargets(): GeneratedTarget[] {
   const revisions = knownRevisions(readRegistry());
   const plain = revisions.map((spec) => ({ folder: spec, spec, extensions: [] }));
   const extended = knownExtensions().flatMap(({ manifest }) =>
-    manifest.revisions.filter((r) => revisions.includes(r)).map((spec) => ({ folder: `${spec}+${manifest.name}`, spec, extensions: [manifest.name] })),
+    manifest.revisions
+      .filter((r) => revisions.includes(r))
+      .map((spec) => ({ folder: `${spec}+${manifest.name}`, spec, extensions: [manifest.name] })),
   );
   return [...plain, ...extended];
 }

@@ -20,13 +20,17 @@ export interface RevisionFacts {
 const ERROR_RANGE = { min: -32768, max: -32000 };
 
 /** The facts of a known revision, read from its schema.json and schema.ts. */
-export async function revisionFacts(revision: string, sources: SchemaSources): Promise<RevisionFacts> {
+export async function revisionFacts(
+  revision: string,
+  sources: SchemaSources,
+): Promise<RevisionFacts> {
   const loaded = await loadSources({ spec: revision, sources });
   throwIfErrors(checkSources(loaded));
   const { model } = buildModel(loaded);
   const errorCodes: Record<string, number> = {};
   for (const [name, { value }] of Object.entries(loaded.schemaTs?.constants ?? {})) {
-    if (typeof value === "number" && value >= ERROR_RANGE.min && value <= ERROR_RANGE.max) errorCodes[name] = value;
+    if (typeof value === "number" && value >= ERROR_RANGE.min && value <= ERROR_RANGE.max)
+      errorCodes[name] = value;
   }
   return {
     methods: model.requests.map((r) => r.method),

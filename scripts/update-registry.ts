@@ -13,7 +13,13 @@ const path = join(packageRoot(), "schema", "revisions.json");
 const registry = JSON.parse(readFileSync(path, "utf8"));
 for (const revision of Object.keys(registry.revisions).sort()) {
   const facts = await revisionFacts(revision, defaultSchemaSources());
-  registry.revisions[revision] = { dialect: registry.revisions[revision].dialect, files: registry.revisions[revision].files, ...facts };
-  console.error(`${revision}: ${facts.methods.length} methods, ${facts.notifications.length} notifications, ${Object.keys(facts.errorCodes).length} error codes`);
+  registry.revisions[revision] = {
+    dialect: registry.revisions[revision].dialect,
+    files: registry.revisions[revision].files,
+    ...facts,
+  };
+  console.error(
+    `${revision}: ${facts.methods.length} methods, ${facts.notifications.length} notifications, ${Object.keys(facts.errorCodes).length} error codes`,
+  );
 }
 writeFileSync(path, `${JSON.stringify(registry, null, 2)}\n`);

@@ -6,5 +6,8 @@ import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 
 export default function setup(): void {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: resolve(import.meta.dirname, ".."), stdio: "inherit" });
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], {
+    cwd: resolve(import.meta.dirname, ".."),
+    stdio: "inherit",
+  });
 }

@@ -11,10 +11,15 @@ import { listFiles } from "../generator/write/write-output.js";
 import { ROOT } from "./helpers.js";
 
 /** Asserts that `files` equal the goldens of `caseName`, byte for byte. */
-export async function expectGoldenFiles(caseName: string, files: readonly EmittedFile[]): Promise<void> {
+export async function expectGoldenFiles(
+  caseName: string,
+  files: readonly EmittedFile[],
+): Promise<void> {
   const dir = join(ROOT, "test", "golden", caseName);
   for (const file of files) await expect(file.contents).toMatchFileSnapshot(join(dir, file.path));
   const emitted = new Set(files.map((f) => f.path));
   const leftovers = listFiles(dir).filter((p) => !emitted.has(p));
-  expect(leftovers, `golden files of ${caseName} that are no longer emitted; delete them`).toEqual([]);
+  expect(leftovers, `golden files of ${caseName} that are no longer emitted; delete them`).toEqual(
+    [],
+  );
 }

@@ -17,7 +17,12 @@ const cases = readdirSync(join(ROOT, "test", "fixtures"))
 describe("golden cases", () => {
   it.each(cases)("%s", async (name) => {
     const caseName = name.slice("golden-".length);
-    const result = await generate({ spec: join("test", "fixtures", name), out: join("test", "golden", caseName), sources: testSources(), stampVersion: false });
+    const result = await generate({
+      spec: join("test", "fixtures", name),
+      out: join("test", "golden", caseName),
+      sources: testSources(),
+      stampVersion: false,
+    });
     await expectGoldenFiles(caseName, result.files);
   });
 });

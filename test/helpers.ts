@@ -11,7 +11,13 @@ export const ROOT = resolve(import.meta.dirname, "..");
 /** The upstream schemas (../shared/mcp-schema unless MCP_GEN_SCHEMA_DIR says otherwise). */
 export const SCHEMA_DIR = process.env.MCP_GEN_SCHEMA_DIR!;
 /** Every known revision, oldest first. */
-export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+export const REVISIONS = [
+  "2024-11-05",
+  "2025-03-26",
+  "2025-06-18",
+  "2025-11-25",
+  "2026-07-28",
+] as const;
 
 /** Schema sources for tests: the upstream folder, a private cache, never the network. */
 export function testSources(): SchemaSources {
@@ -23,7 +29,8 @@ const cache = new Map<string, Promise<GenerateResult>>();
 /** Generates a revision (or fixture folder) once per test file, as goldens see it: no version stamp. */
 export function generated(spec: string, out = `generated/${spec}`): Promise<GenerateResult> {
   const key = `${spec}|${out}`;
-  if (!cache.has(key)) cache.set(key, generate({ spec, out, sources: testSources(), stampVersion: false }));
+  if (!cache.has(key))
+    cache.set(key, generate({ spec, out, sources: testSources(), stampVersion: false }));
   return cache.get(key)!;
 }
 
@@ -36,6 +43,10 @@ export function examples(): Array<{ definition: string; file: string; value: unk
       readdirSync(join(dir, definition))
         .filter((f) => f.endsWith(".json"))
         .sort()
-        .map((file) => ({ definition, file, value: JSON.parse(readFileSync(join(dir, definition, file), "utf8")) as unknown })),
+        .map((file) => ({
+          definition,
+          file,
+          value: JSON.parse(readFileSync(join(dir, definition, file), "utf8")) as unknown,
+        })),
     );
 }

@@ -11,5 +11,7 @@ process.env.MCP_GEN_SCHEMA_DIR ??= shared;
 process.env.MCP_GEN_OFFLINE = "1";
 process.env.MCP_GEN_CACHE_DIR ??= mkdtempSync(join(tmpdir(), "mcp-gen-test-cache-"));
 if (!existsSync(process.env.MCP_GEN_SCHEMA_DIR)) {
-  throw new Error(`tests need the upstream MCP schemas: set MCP_GEN_SCHEMA_DIR (looked in ${process.env.MCP_GEN_SCHEMA_DIR})`);
+  throw new Error(
+    `tests need the upstream MCP schemas: set MCP_GEN_SCHEMA_DIR (looked in ${process.env.MCP_GEN_SCHEMA_DIR})`,
+  );
 }

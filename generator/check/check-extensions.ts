@@ -18,7 +18,9 @@ import { checkDefinitionNames, checkDialects, checkRefCycles, checkRefs } from "
 
 const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
 /** `_meta` key rules (MetaObject), with the prefix mandatory and the name non-empty. */
-const EXTENSION_ID = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`);
+const EXTENSION_ID = new RegExp(
+  `^(${LABEL}(?:\\.${LABEL})*)/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`,
+);
 
 /** Every extension rule, for every extension of the run. */
 export function checkExtensions(sources: SourceSet): Diagnostic[] {
@@ -44,21 +46,41 @@ export function checkIdentifier(ext: ExtensionSource): Diagnostic[] {
   if (!match) return [diagnostic("MCPG605", { id: ext.manifest.id }, where)];
   const second = match[1]!.split(".")[1];
   const reserved = second === "modelcontextprotocol" || second === "mcp";
-  return reserved && ext.manifest.mcp !== true ? [diagnostic("MCPG606", { id: ext.manifest.id }, where)] : [];
+  return reserved && ext.manifest.mcp !== true
+    ? [diagnostic("MCPG606", { id: ext.manifest.id }, where)]
+    : [];
 }
 
 /** Rule: the extension targets the revision being generated (by name, or a custom spec's declared protocol version). */
 export function checkTargets(ext: ExtensionSource, sources: SourceSet): Diagnostic[] {
   const declared = sources.schemaTs?.constants.LATEST_PROTOCOL_VERSION?.value;
-  const revision = sources.known ? sources.revision : typeof declared === "string" ? declared : undefined;
+  const revision = sources.known
+    ? sources.revision
+    : typeof declared === "string"
+      ? declared
+      : undefined;
   if (revision === undefined || ext.manifest.revisions.includes(revision)) return [];
-  return [diagnostic("MCPG607", { id: ext.manifest.id, revision, targets: ext.manifest.revisions }, { file: ext.manifestFile, pointer: "/revisions" })];
+  return [
+    diagnostic(
+      "MCPG607",
+      { id: ext.manifest.id, revision, targets: ext.manifest.revisions },
+      { file: ext.manifestFile, pointer: "/revisions" },
+    ),
+  ];
 }
 
 /** Rule: no extension error code in -32020..-32099. */
 export function checkErrorCodeRange(ext: ExtensionSource): Diagnostic[] {
   return (ext.manifest.errorCodes ?? []).flatMap((c, i) =>
-    c.code <= -32020 && c.code >= -32099 ? [diagnostic("MCPG610", { code: c.code }, { file: ext.manifestFile, pointer: `/errorCodes/${i}/code` })] : [],
+    c.code <= -32020 && c.code >= -32099
+      ? [
+          diagnostic(
+            "MCPG610",
+            { code: c.code },
+            { file: ext.manifestFile, pointer: `/errorCodes/${i}/code` },
+          ),
+        ]
+      : [],
   );
 }
 
@@ -69,7 +91,15 @@ export function checkErrorCodeRange(ext: ExtensionSource): Diagnostic[] {
 export function checkGivenOnce(extensions: readonly ExtensionSource[]): Diagnostic[] {
   return extensions.flatMap((ext, i) => {
     const first = extensions.findIndex((e) => e.manifest.id === ext.manifest.id);
-    return first < i ? [diagnostic("MCPG617", { id: ext.manifest.id, first: extensions[first]!.manifestFile }, { file: ext.manifestFile, pointer: "/id" })] : [];
+    return first < i
+      ? [
+          diagnostic(
+            "MCPG617",
+            { id: ext.manifest.id, first: extensions[first]!.manifestFile },
+            { file: ext.manifestFile, pointer: "/id" },
+          ),
+        ]
+      : [];
   });
 }
 
@@ -78,11 +108,61 @@ export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
   const defined = new Set(Object.keys(definitionsOf(ext.schema)));
   const m = ext.manifest;
   const named: Array<[string, string, string]> = [
-    ...(m.capability ? [["capability.definition", m.capability.definition, "/capability/definition"] as [string, string, string]] : []),
-    ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) => defs.map((d, i) => [`returns["${method}"]`, d, `/returns/${escapePointerSegment(method)}/${i}`] as [string, string, string])),
-    ...Object.entries(m.augments ?? {}).flatMap(([core, defs]) => defs.map((d, i) => [`augments.${core}`, d, `/augments/${escapePointerSegment(core)}/${i}`] as [string, string, string])),
-    ...Object.entries(m.requests ?? {}).flatMap(([method, r]) => (r.result ? [[`requests["${method}"].result`, r.result, `/requests/${escapePointerSegment(method)}/result`] as [string, string, string]] : [])),
-    ...(m.errorCodes ?? []).flatMap((c, i) => (c.definition ? [[`errorCodes[${i}].definition`, c.definition, `/errorCodes/${i}/definition`] as [string, string, string]] : [])),
+    ...(m.capability
+      ? [
+          ["capability.definition", m.capability.definition, "/capability/definition"] as [
+            string,
+            string,
+            string,
+          ],
+        ]
+      : []),
+    ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) =>
+      defs.map(
+        (d, i) =>
+          [`returns["${method}"]`, d, `/returns/${escapePointerSegment(method)}/${i}`] as [
+            string,
+            string,
+            string,
+          ],
+      ),
+    ),
+    ...Object.entries(m.augments ?? {}).flatMap(([core, defs]) =>
+      defs.map(
+        (d, i) =>
+          [`augments.${core}`, d, `/augments/${escapePointerSegment(core)}/${i}`] as [
+            string,
+            string,
+            string,
+          ],
+      ),
+    ),
+    ...Object.entries(m.requests ?? {}).flatMap(([method, r]) =>
+      r.result
+        ? [
+            [
+              `requests["${method}"].result`,
+              r.result,
+              `/requests/${escapePointerSegment(method)}/result`,
+            ] as [string, string, string],
+          ]
+        : [],
+    ),
+    ...(m.errorCodes ?? []).flatMap((c, i) =>
+      c.definition
+        ? [
+            [`errorCodes[${i}].definition`, c.definition, `/errorCodes/${i}/definition`] as [
+              string,
+              string,
+              string,
+            ],
+          ]
+        : [],
+    ),
   ];
-  return named.filter(([, name]) => !defined.has(name)).map(([field, name, pointer]) => diagnostic("MCPG613", { field, name }, { file: ext.manifestFile, pointer }));
+  return named
+    .filter(([, name]) => !defined.has(name))
+    .map(([field, name, pointer]) =>
+      diagnostic("MCPG613", { field, name }, { file: ext.manifestFile, pointer }),
+    );
 }

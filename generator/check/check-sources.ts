@@ -9,21 +9,41 @@
  * - no definition is a cycle of bare `$ref`s.
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { escapePointerSegment, isJsonObject, parsePointer, type JsonObject, type JsonValue } from "../load/json.js";
+import {
+  escapePointerSegment,
+  isJsonObject,
+  parsePointer,
+  type JsonObject,
+  type JsonValue,
+} from "../load/json.js";
 import { DIALECT_URIS, definitionsOf } from "../load/schema-json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import type { JsonSchemaSource, SourceSet } from "../load/types.js";
 
 /** Runs every check rule over the sources and returns all diagnostics. */
 export function checkSources(sources: SourceSet): Diagnostic[] {
-  return [...checkDialects(sources.schema), ...checkDefinitionNames(sources.schema), ...checkRefs(sources.schema), ...checkRefCycles(sources.schema)];
+  return [
+    ...checkDialects(sources.schema),
+    ...checkDefinitionNames(sources.schema),
+    ...checkRefs(sources.schema),
+    ...checkRefCycles(sources.schema),
+  ];
 }
 
 /** Rule: every definition name can name a TypeScript type. */
 export function checkDefinitionNames(source: JsonSchemaSource): Diagnostic[] {
   return Object.keys(definitionsOf(source))
     .filter((name) => !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
-    .map((name) => diagnostic("MCPG210", { name }, { file: source.file.name, pointer: `/${source.definitionsKey}/${escapePointerSegment(name)}` }));
+    .map((name) =>
+      diagnostic(
+        "MCPG210",
+        { name },
+        {
+          file: source.file.name,
+          pointer: `/${source.definitionsKey}/${escapePointerSegment(name)}`,
+        },
+      ),
+    );
 }
 
 /** Rule: the dialect is one mcp-gen supports. */
@@ -36,7 +56,8 @@ export function checkDialects(source: JsonSchemaSource): Diagnostic[] {
   };
   check(source.document.$schema, "/$schema");
   for (const [name, def] of Object.entries(definitionsOf(source))) {
-    if (isJsonObject(def)) check(def.$schema, `/${source.definitionsKey}/${escapePointerSegment(name)}/$schema`);
+    if (isJsonObject(def))
+      check(def.$schema, `/${source.definitionsKey}/${escapePointerSegment(name)}/$schema`);
   }
   return found;
 }
@@ -53,8 +74,10 @@ export function checkRefs(source: JsonSchemaSource): Diagnostic[] {
   walkRefs(source.document, "", (ref, pointer) => {
     const where = { file: source.file.name, pointer };
     if (!ref.startsWith("#")) found.push(diagnostic("MCPG204", { ref }, where));
-    else if (resolveLocalRef(source.document, ref) === undefined) found.push(diagnostic("MCPG202", { ref }, where));
-    else if (!namesDefinition(ref, source.definitionsKey)) found.push(diagnostic("MCPG209", { ref, prefix }, where));
+    else if (resolveLocalRef(source.document, ref) === undefined)
+      found.push(diagnostic("MCPG202", { ref }, where));
+    else if (!namesDefinition(ref, source.definitionsKey))
+      found.push(diagnostic("MCPG209", { ref, prefix }, where));
   });
   return found;
 }
@@ -85,7 +108,16 @@ export function checkRefCycles(source: JsonSchemaSource): Diagnostic[] {
         const key = [...chain].sort().join(",");
         if (!reported.has(key)) {
           reported.add(key);
-          found.push(diagnostic("MCPG207", { chain: [...chain, start].join(" → ") }, { file: source.file.name, pointer: `/${source.definitionsKey}/${escapePointerSegment(start)}` }));
+          found.push(
+            diagnostic(
+              "MCPG207",
+              { chain: [...chain, start].join(" → ") },
+              {
+                file: source.file.name,
+                pointer: `/${source.definitionsKey}/${escapePointerSegment(start)}`,
+              },
+            ),
+          );
         }
         break;
       }
@@ -108,7 +140,11 @@ function bareRef(schema: JsonValue | undefined): string | undefined {
 }
 
 /** Calls `visit` for every `$ref` in a schema document, with the JSON pointer of the `$ref` member. */
-export function walkRefs(document: JsonValue, pointer: string, visit: (ref: string, pointer: string) => void): void {
+export function walkRefs(
+  document: JsonValue,
+  pointer: string,
+  visit: (ref: string, pointer: string) => void,
+): void {
   forEachSchema(document, pointer, (node, at) => {
     if (typeof node.$ref === "string") visit(node.$ref, `${at}/$ref`);
   });

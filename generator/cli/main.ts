@@ -19,7 +19,9 @@ import { EXIT, reportError } from "./output.js";
 export function program(argv: readonly string[]): Argv {
   return yargs([...argv])
     .scriptName("mcp-gen")
-    .usage("$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.")
+    .usage(
+      "$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.",
+    )
     .command(generateCommand)
     .command(serverCommand)
     .command(schemaCommand)

@@ -9,7 +9,8 @@ export const EXIT = { ok: 0, checkFailed: 1, badInput: 2, internal: 3 } as const
 
 /** Prints notes and warnings (to stderr). */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], quiet = false): void {
-  for (const d of diagnostics) if (!quiet || d.severity !== "note") process.stderr.write(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics)
+    if (!quiet || d.severity !== "note") process.stderr.write(`${formatDiagnostic(d)}\n`);
 }
 
 /** A command line that cannot work as given (not bad input, and not a bug). */
@@ -31,6 +32,8 @@ export function reportError(error: unknown): number {
     return EXIT.badInput;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`mcp-gen: internal error\n${stack}\nThis is a bug in mcp-gen; please report it with the command you ran.\n`);
+  process.stderr.write(
+    `mcp-gen: internal error\n${stack}\nThis is a bug in mcp-gen; please report it with the command you ran.\n`,
+  );
   return EXIT.internal;
 }

@@ -18,12 +18,22 @@ export const schemaCommand: CommandModule = {
     y
       .command<{ revision: string }>({
         command: "pull <revision>",
-        describe: "Download a revision's schema.json and schema.ts (or a known extension's files) into the cache, verifying their sha256",
-        builder: (c) => c.positional("revision", { type: "string", demandOption: true, describe: "A revision (2026-07-28) or a known extension (tasks)" }) as never,
+        describe:
+          "Download a revision's schema.json and schema.ts (or a known extension's files) into the cache, verifying their sha256",
+        builder: (c) =>
+          c.positional("revision", {
+            type: "string",
+            demandOption: true,
+            describe: "A revision (2026-07-28) or a known extension (tasks)",
+          }) as never,
         handler: async (args) => {
           const { knownExtensions, pullExtension } = await extensions();
-          const isExtension = knownExtensions().some((k) => k.manifest.name === args.revision || k.manifest.id === args.revision);
-          const dir = isExtension ? await pullExtension(args.revision, defaultSchemaSources()) : await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
+          const isExtension = knownExtensions().some(
+            (k) => k.manifest.name === args.revision || k.manifest.id === args.revision,
+          );
+          const dir = isExtension
+            ? await pullExtension(args.revision, defaultSchemaSources())
+            : await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
           process.stdout.write(`${args.revision}: ${dir}\n`);
         },
       })
@@ -33,10 +43,15 @@ export const schemaCommand: CommandModule = {
         handler: async () => {
           const { knownExtensions } = await extensions();
           const registry = readRegistry();
-          for (const revision of knownRevisions(registry)) process.stdout.write(`${revision}  ${registry.revisions[revision]!.files["schema.json"].url}\n`);
+          for (const revision of knownRevisions(registry))
+            process.stdout.write(
+              `${revision}  ${registry.revisions[revision]!.files["schema.json"].url}\n`,
+            );
           for (const { manifest } of knownExtensions()) {
             const schema = manifest.schema;
-            process.stdout.write(`${manifest.name} (${manifest.id}, for ${manifest.revisions.join(", ")})  ${typeof schema === "string" ? schema : schema.url}\n`);
+            process.stdout.write(
+              `${manifest.name} (${manifest.id}, for ${manifest.revisions.join(", ")})  ${typeof schema === "string" ? schema : schema.url}\n`,
+            );
           }
         },
       })

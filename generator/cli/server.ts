@@ -21,18 +21,58 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
   describe: "Scaffold an MCP server project (typed handler stubs, runtime, tests) in <dir>",
   builder: (y) =>
     y
-      .positional("dir", { type: "string", demandOption: true, describe: "The project folder (new or empty)" })
-      .option("spec", { type: "string", default: "2026-07-28", requiresArg: true, describe: "The revision the server serves (2025-11-25 clients are served too)" })
-      .option("name", { type: "string", requiresArg: true, describe: "The package name (default: the folder's name)" })
-      .option("extension", { type: "string", array: true, default: [], describe: "An extension to include (tasks, or a folder with mcp-extension.json); repeatable" })
-      .option("tools", { type: "string", requiresArg: true, describe: "A tools.json (array of { name, description, inputSchema, outputSchema? }): one typed handler stub per tool" })
-      .option("example", { choices: ["minimal", "everything"] as const, default: "minimal" as const, describe: "minimal: one echo tool and stubs; everything: the fixtures the official conformance suite exercises" })
-      .option("transport", { choices: ["stdio", "http", "both"] as const, default: "both" as const, describe: "How the server is started" })
-      .option("force", { type: "boolean", default: false, describe: "Replace <dir> even if it is not empty" })
+      .positional("dir", {
+        type: "string",
+        demandOption: true,
+        describe: "The project folder (new or empty)",
+      })
+      .option("spec", {
+        type: "string",
+        default: "2026-07-28",
+        requiresArg: true,
+        describe: "The revision the server serves (2025-11-25 clients are served too)",
+      })
+      .option("name", {
+        type: "string",
+        requiresArg: true,
+        describe: "The package name (default: the folder's name)",
+      })
+      .option("extension", {
+        type: "string",
+        array: true,
+        default: [],
+        describe:
+          "An extension to include (tasks, or a folder with mcp-extension.json); repeatable",
+      })
+      .option("tools", {
+        type: "string",
+        requiresArg: true,
+        describe:
+          "A tools.json (array of { name, description, inputSchema, outputSchema? }): one typed handler stub per tool",
+      })
+      .option("example", {
+        choices: ["minimal", "everything"] as const,
+        default: "minimal" as const,
+        describe:
+          "minimal: one echo tool and stubs; everything: the fixtures the official conformance suite exercises",
+      })
+      .option("transport", {
+        choices: ["stdio", "http", "both"] as const,
+        default: "both" as const,
+        describe: "How the server is started",
+      })
+      .option("force", {
+        type: "boolean",
+        default: false,
+        describe: "Replace <dir> even if it is not empty",
+      })
       .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
       .example("$0 server my-server", "a minimal project")
       .example("$0 server my-server --tools tools.json", "a handler stub per tool of tools.json")
-      .example("$0 server conformance --example everything", "the server the conformance suite expects") as never,
+      .example(
+        "$0 server conformance --example everything",
+        "the server the conformance suite expects",
+      ) as never,
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
     const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");
@@ -46,6 +86,8 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       transport: args.transport,
     });
     writeProject(args.dir, files, args.force);
-    process.stdout.write(`wrote ${files.length} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`);
+    process.stdout.write(
+      `wrote ${files.length} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`,
+    );
   },
 };

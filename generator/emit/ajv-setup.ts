@@ -36,7 +36,10 @@ export function addMcpKeywords(ajv: Ajv): Ajv {
     keyword: JSON_VALUE_KEYWORD,
     schemaType: "boolean",
     code(cxt) {
-      const check = cxt.gen.scopeValue("func", { ref: isJsonValue, code: _`require(${SUPPORT_MODULE}).isJsonValue` });
+      const check = cxt.gen.scopeValue("func", {
+        ref: isJsonValue,
+        code: _`require(${SUPPORT_MODULE}).isJsonValue`,
+      });
       cxt.fail(_`!${check}(${cxt.data})`);
     },
   });

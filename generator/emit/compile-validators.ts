@@ -20,7 +20,18 @@ import { addMcpKeywords, AJV_OPTIONS } from "./ajv-setup.js";
 // ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
 
-const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$anchor", "minContains", "maxContains"]);
+const ONLY_2020 = new Set([
+  "prefixItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "dependentSchemas",
+  "dependentRequired",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$anchor",
+  "minContains",
+  "maxContains",
+]);
 
 /** ajv's runtime helpers that standalone code `require()`s, mapped to support exports. */
 const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
@@ -46,9 +57,14 @@ export interface CompiledValidators {
 export function compileValidators({ schemas, exports }: ValidatorSources): CompiledValidators {
   const ajv = createAjv(schemas);
   for (const schema of schemas) ajv.addSchema(schema);
-  const { code, helpers } = replaceRuntimeRequires(loadPropertiesOnce(callReferencesWithoutPaths(standaloneCode(ajv, { ...exports }))));
+  const { code, helpers } = replaceRuntimeRequires(
+    loadPropertiesOnce(callReferencesWithoutPaths(standaloneCode(ajv, { ...exports }))),
+  );
   const imports = code.includes("rebaseErrors(") ? [...helpers, "rebaseErrors"] : helpers;
-  return { code: layOut(code.replace(/^"use strict";/, "")), imports: [...new Set(imports)].sort() };
+  return {
+    code: layOut(code.replace(/^"use strict";/, "")),
+    imports: [...new Set(imports)].sort(),
+  };
 }
 
 /**
@@ -91,7 +107,8 @@ export function layOut(code: string): string {
 }
 
 /** A call of a referenced validator with the caller's path, as ajv writes it (one line). */
-const REFERENCE_CALL = /^(\s*)if\(!\(((?:validate\d+|wrapper\d+\.validate))\((.+?), \{instancePath(?::(.+?))?,parentData(?::[^,{}]+)?,parentDataProperty(?::[^,{}]+)?,rootData\}\)\)\)\{$/;
+const REFERENCE_CALL =
+  /^(\s*)if\(!\(((?:validate\d+|wrapper\d+\.validate))\((.+?), \{instancePath(?::(.+?))?,parentData(?::[^,{}]+)?,parentDataProperty(?::[^,{}]+)?,rootData\}\)\)\)\{$/;
 
 /**
  * ajv passes every referenced validator an object with the path it is
@@ -112,13 +129,17 @@ export function callReferencesWithoutPaths(code: string): string {
     if (lines[i + 1]!.trim() !== collect) continue;
     const rebased = `rebaseErrors(${fn}.errors, ${path ?? "instancePath"})`;
     lines[i] = `${indent}if(!(${fn}(${arg}))){`;
-    lines[i + 1] = lines[i + 1]!.replace(collect, `vErrors = vErrors === null ? ${rebased} : vErrors.concat(${rebased});`);
+    lines[i + 1] = lines[i + 1]!.replace(
+      collect,
+      `vErrors = vErrors === null ? ${rebased} : vErrors.concat(${rebased});`,
+    );
   }
   return withoutContextDestructuring(lines.join("\n"));
 }
 
 /** The parameter list ajv gives every validator function. */
-const AJV_SIGNATURE = /^(function validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
+const AJV_SIGNATURE =
+  /^(function validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
 
 /**
  * Once no call passes a context any more, ajv's destructured parameter
@@ -129,11 +150,15 @@ const AJV_SIGNATURE = /^(function validate\d+)\(data, \{instancePath="", parentD
 function withoutContextDestructuring(code: string): string {
   const body = code.replace(AJV_SIGNATURE, "");
   if (/\b(parentData|parentDataProperty|rootData)\b/.test(body)) return code;
-  return code.replace(AJV_SIGNATURE, '$1(data, context){\nconst instancePath = context === undefined ? "" : context.instancePath ?? "";');
+  return code.replace(
+    AJV_SIGNATURE,
+    '$1(data, context){\nconst instancePath = context === undefined ? "" : context.instancePath ?? "";',
+  );
 }
 
 /** `if(data.name !== undefined){` or `if(data0["a/b"] !== undefined){`, as ajv writes a present-property test (one line). */
-const PROPERTY_TEST = /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])) !== undefined\)\{$/;
+const PROPERTY_TEST =
+  /^if\(([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\["[^"\\]*"\])) !== undefined\)\{$/;
 
 /**
  * ajv tests an optional property (`if(data.x !== undefined){`) and then
@@ -159,8 +184,15 @@ export function loadPropertiesOnce(code: string): string {
     if (!test) continue;
     const read = test[1]!;
     // Only the lines that mention the read can use or write it.
-    const uses = blockAfter(lines, i).flatMap((k) => (lines[k]!.includes(read) ? [{ k, at: readsIn(lines[k]!, read) }] : []));
-    if (uses.some(({ k, at }) => at === undefined || at.some((a) => isWritten(lines[k]!, a, read.length)))) continue;
+    const uses = blockAfter(lines, i).flatMap((k) =>
+      lines[k]!.includes(read) ? [{ k, at: readsIn(lines[k]!, read) }] : [],
+    );
+    if (
+      uses.some(
+        ({ k, at }) => at === undefined || at.some((a) => isWritten(lines[k]!, a, read.length)),
+      )
+    )
+      continue;
     const name = `${prefix}${next++}`;
     lines[i] = `const ${name} = ${read};\nif(${name} !== undefined){`;
     for (const { k, at } of uses) lines[k] = replaceAt(lines[k]!, at!, read.length, name);
@@ -252,6 +284,11 @@ function replaceRuntimeRequires(code: string): { code: string; helpers: string[]
     }
   }
   const leftover = /require\("[^"]+"\)/.exec(out);
-  if (leftover) throw new McpGenError([diagnostic("MCPG901", { reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline` })]);
+  if (leftover)
+    throw new McpGenError([
+      diagnostic("MCPG901", {
+        reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline`,
+      }),
+    ]);
   return { code: out, helpers: helpers.sort() };
 }

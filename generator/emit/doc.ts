@@ -52,7 +52,12 @@ interface IndentIfBreak {
 export const line: Line = { kind: "line", soft: false, hard: false };
 export const softline: Line = { kind: "line", soft: true, hard: false };
 export const hardline: Line = { kind: "line", soft: false, hard: true };
-export const hardlineKeepingSpaces: Line = { kind: "line", soft: false, hard: true, keepSpaces: true };
+export const hardlineKeepingSpaces: Line = {
+  kind: "line",
+  soft: false,
+  hard: true,
+  keepSpaces: true,
+};
 
 export function group(contents: Doc, id?: symbol): Group {
   return { kind: "group", contents, broken: hasHardLine(contents), ...(id ? { id } : {}) };
@@ -128,7 +133,10 @@ export function printDoc(doc: Doc, indentation = ""): string {
         break;
       case "group": {
         const flat: Command = { indent: ind, mode: "flat", doc: node.contents };
-        const chosen = !node.broken && (mode === "flat" || fits(flat, commands, PRINT_WIDTH - column)) ? flat : { ...flat, mode: "break" as Mode };
+        const chosen =
+          !node.broken && (mode === "flat" || fits(flat, commands, PRINT_WIDTH - column))
+            ? flat
+            : { ...flat, mode: "break" as Mode };
         commands.push(chosen);
         if (node.id) groupModes.set(node.id, chosen.mode);
         break;
@@ -137,7 +145,11 @@ export function printDoc(doc: Doc, indentation = ""): string {
         commands.push({ indent: ind, mode, doc: mode === "break" ? node.broken : node.flat });
         break;
       case "indent-if-break":
-        commands.push({ indent: ind, mode, doc: groupModes.get(node.groupId) === "break" ? indent(node.contents) : node.contents });
+        commands.push({
+          indent: ind,
+          mode,
+          doc: groupModes.get(node.groupId) === "break" ? indent(node.contents) : node.contents,
+        });
         break;
       case "line":
         if (mode === "flat" && !node.hard) {

@@ -5,7 +5,14 @@
  */
 import type { ErrorCodeNode, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { block, expandedObject, firstFitting, indent, stringLiteral as literal, type TableValue } from "./layout.js";
+import {
+  block,
+  expandedObject,
+  firstFitting,
+  indent,
+  stringLiteral as literal,
+  type TableValue,
+} from "./layout.js";
 import { jsDoc, lowerFirst } from "./names.js";
 import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
@@ -50,9 +57,13 @@ export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile
   file.add(
     `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = ${block(codes.map((c) => `${memberDoc(c)}  ${c.name}: ${c.code},`))} as const;`,
   );
-  file.add(`${jsDoc("An error code this revision defines or must still accept.")}export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`);
+  file.add(
+    `${jsDoc("An error code this revision defines or must still accept.")}export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`,
+  );
   file.add(INFO_TYPE);
-  file.add(`${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = ${expandedObject(codes.map(infoEntry))};`);
+  file.add(
+    `${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = ${expandedObject(codes.map(infoEntry))};`,
+  );
   file.add(RANGES);
   const builders = codes.filter((c) => c.definition && c.policy !== "legacy");
   if (builders.length > 0) file.importNamespace(moduleSpecifier(TYPES_FILE), "T", true);
@@ -61,7 +72,12 @@ export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile
 }
 
 function memberDoc(code: ErrorCodeNode): string {
-  const doc = jsDoc(code.doc, code.policy === "legacy" ? `@deprecated Legacy (${code.revisions.join(", ")}): accept it from older peers, never send it.` : undefined);
+  const doc = jsDoc(
+    code.doc,
+    code.policy === "legacy"
+      ? `@deprecated Legacy (${code.revisions.join(", ")}): accept it from older peers, never send it.`
+      : undefined,
+  );
   return doc === "" ? "" : `${indent(doc.trimEnd())}\n`;
 }
 
@@ -84,7 +100,10 @@ export function builderName(code: ErrorCodeNode): string {
 }
 
 function defaultMessage(code: ErrorCodeNode): string {
-  const words = code.name.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const words = code.name
+    .replace(/Error$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
   return STANDARD_MESSAGES[code.code] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -92,8 +111,13 @@ function builder(code: ErrorCodeNode): string {
   const def = code.definition!;
   const errorType = def.form === "response" ? `T.${def.name}["error"]` : `T.${def.name}`;
   const message = `message: string = ${literal(defaultMessage(code))}`;
-  const doc = jsDoc(`Builds the \`error\` member of a ${def.name} (code ${code.code}), ready to send.`);
-  const params = def.data === "required" ? [`data: ${errorType}["data"]`, message] : [message, def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown"];
+  const doc = jsDoc(
+    `Builds the \`error\` member of a ${def.name} (code ${code.code}), ready to send.`,
+  );
+  const params =
+    def.data === "required"
+      ? [`data: ${errorType}["data"]`, message]
+      : [message, def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown"];
   const signature = firstFitting(
     `export function ${builderName(code)}(${params.join(", ")}): ${errorType} {`,
     `export function ${builderName(code)}(\n${params.map((p) => indent(`${p},`)).join("\n")}\n): ${errorType} {`,
@@ -102,6 +126,9 @@ function builder(code: ErrorCodeNode): string {
   const body =
     def.data === "required"
       ? `  return ${withData};`
-      : firstFitting(`  return data === undefined ? { code: ${code.code}, message } : ${withData};`, `  return data === undefined\n    ? { code: ${code.code}, message }\n    : ${withData};`);
+      : firstFitting(
+          `  return data === undefined ? { code: ${code.code}, message } : ${withData};`,
+          `  return data === undefined\n    ? { code: ${code.code}, message }\n    : ${withData};`,
+        );
   return `${doc}${signature}\n${body}\n}`;
 }

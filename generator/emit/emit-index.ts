@@ -7,9 +7,23 @@ import { list } from "./layout.js";
 import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "./paths.js";
 
 /** Emits `index.ts` (laid out as prettier would, see layout.ts), re-exporting `modules` (paths of the other emitted TypeScript files). */
-export function emitIndex(_model: McpModel, modules: readonly string[], bannerText: string): EmittedFile {
+export function emitIndex(
+  _model: McpModel,
+  modules: readonly string[],
+  bannerText: string,
+): EmittedFile {
   const file = new TsFileBuilder(INDEX_FILE);
   file.add(modules.map((m) => `export * from ${JSON.stringify(moduleSpecifier(m))};`).join("\n"));
-  file.add(list(0, "export type ", "{", ["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"], "}", ` from ${JSON.stringify(moduleSpecifier(SUPPORT_FILE))};`, true));
+  file.add(
+    list(
+      0,
+      "export type ",
+      "{",
+      ["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"],
+      "}",
+      ` from ${JSON.stringify(moduleSpecifier(SUPPORT_FILE))};`,
+      true,
+    ),
+  );
   return file.build(bannerText);
 }

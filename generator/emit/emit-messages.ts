@@ -8,7 +8,15 @@ import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { fits, list, stringLiteral as literal, tableMember, unionAlias } from "./layout.js";
 import { jsDoc, propertyKey, validatorName } from "./names.js";
-import { COMPILED_VALIDATORS_FILE, MESSAGES_FILE, METHODS_FILE, RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
+import {
+  COMPILED_VALIDATORS_FILE,
+  MESSAGES_FILE,
+  METHODS_FILE,
+  RESULT_TYPES_FILE,
+  SUPPORT_MODULE,
+  TYPES_FILE,
+  moduleSpecifier,
+} from "./paths.js";
 
 /** Emits `messages.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
@@ -24,12 +32,22 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   const requestEntries = wire.map((r) => [r.method, r.definition] as const);
   const notificationEntries = model.notifications.map((n) => [n.method, n.definition] as const);
   const resultEntries = wire.map((r) =>
-    tableMember(2, propertyKey(r.method), { object: r.results.map((b) => [propertyKey(b.resultType ?? "complete"), `compiled.${validatorName(b.definition)}`] as const) }),
+    tableMember(2, propertyKey(r.method), {
+      object: r.results.map(
+        (b) =>
+          [
+            propertyKey(b.resultType ?? "complete"),
+            `compiled.${validatorName(b.definition)}`,
+          ] as const,
+      ),
+    }),
   );
   const { errorResponse, resultResponse } = model.envelopes;
   if (!errorResponse || !resultResponse) {
     const missing = !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response";
-    throw new McpGenError([diagnostic("MCPG404", { missing }, { file: model.sources[0]?.name ?? "schema.json" })]);
+    throw new McpGenError([
+      diagnostic("MCPG404", { missing }, { file: model.sources[0]?.name ?? "schema.json" }),
+    ]);
   }
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
@@ -42,7 +60,10 @@ ${resultEntries.join("\n")}
   availability: METHOD_AVAILABILITY,
 };`);
   const requests = wire.length > 0 ? wire.map((r) => `T.${r.definition}`) : ["never"];
-  const notifications = model.notifications.length > 0 ? model.notifications.map((n) => `T.${n.definition}`) : ["never"];
+  const notifications =
+    model.notifications.length > 0
+      ? model.notifications.map((n) => `T.${n.definition}`)
+      : ["never"];
   file.add(
     `${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}${unionAlias("export type McpMessage", [...requests, ...notifications, `T.${resultResponse}`, `T.${errorResponse}`])}`,
   );
@@ -59,7 +80,7 @@ ${resultEntries.join("\n")}
   );
   file.add(
     `${jsDoc(
-      "Parses and validates a response to a request of `method`. The result is checked against the definition its resultType selects; a missing resultType (older servers) is read as \"complete\" and filled in; an unrecognized one is -32602.",
+      'Parses and validates a response to a request of `method`. The result is checked against the definition its resultType selects; a missing resultType (older servers) is read as "complete" and filled in; an unrecognized one is -32602.',
     )}export function parseResponse<M extends RequestMethod & keyof ResultByMethod>(\n  input: unknown,\n  method: M,\n): ParseResult<ResponseOf<M>> {\n  return parseResponseWith(TABLES, input, method) as ParseResult<ResponseOf<M>>;\n}`,
   );
   return file.build(bannerText);
@@ -70,8 +91,14 @@ ${resultEntries.join("\n")}
  * array of two or more arrays of two or more elements is always broken by
  * prettier, one element per line; a lone entry stays on the line if it fits.
  */
-function mapMember(key: string, entries: ReadonlyArray<readonly [method: string, definition: string]>): string {
-  const tuple = ([method, definition]: readonly [string, string]) => [literal(method), `compiled.${validatorName(definition)}`];
+function mapMember(
+  key: string,
+  entries: ReadonlyArray<readonly [method: string, definition: string]>,
+): string {
+  const tuple = ([method, definition]: readonly [string, string]) => [
+    literal(method),
+    `compiled.${validatorName(definition)}`,
+  ];
   if (entries.length === 0) return `  ${key}: new Map([]),`;
   const flat = `  ${key}: new Map([${entries.map((e) => `[${tuple(e).join(", ")}]`).join(", ")}]),`;
   if (entries.length === 1 && fits(flat)) return flat;

@@ -37,17 +37,57 @@ ${jsDoc("What the NOTIFICATIONS table records of a notification method.")}export
 
 /** Emits `methods.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
-  const file = new TsFileBuilder(METHODS_FILE).importNamespace(moduleSpecifier(TYPES_FILE), "T", true).importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod");
+  const file = new TsFileBuilder(METHODS_FILE)
+    .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
+    .importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod");
   file.add(INFO_TYPES);
-  file.add(`${jsDoc("Every request method of this revision.")}export const METHODS = ${expandedObject(model.requests.map(methodEntry))} as const satisfies { readonly [method: string]: MethodInfo };`);
-  file.add(`${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = ${expandedObject(model.notifications.map(notificationEntry))} as const satisfies { readonly [method: string]: NotificationInfo };`);
-  file.add(`${jsDoc("A request method of this revision.")}export type RequestMethod = keyof typeof METHODS;`);
-  file.add(`${jsDoc("A notification method of this revision.")}export type NotificationMethod = keyof typeof NOTIFICATIONS;`);
-  file.add(typeMap("The request type of each request method.", "RequestByMethod", model.requests, (r) => `T.${r.definition}`));
-  file.add(typeMap("The params type of each request method.", "ParamsByMethod", model.requests, paramsType));
-  file.add(typeMap("The notification type of each notification method.", "NotificationByMethod", model.notifications, (n) => `T.${n.definition}`));
-  file.add(typeMap("The params type of each notification method.", "NotificationParamsByMethod", model.notifications, paramsType));
-  file.add(`${jsDoc("The result union of a request method (wire requests only; input requests are answered inside inputResponses).")}export type ResultOf<M extends keyof ResultByMethod> = ResultByMethod[M];`);
+  file.add(
+    `${jsDoc("Every request method of this revision.")}export const METHODS = ${expandedObject(model.requests.map(methodEntry))} as const satisfies { readonly [method: string]: MethodInfo };`,
+  );
+  file.add(
+    `${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = ${expandedObject(model.notifications.map(notificationEntry))} as const satisfies { readonly [method: string]: NotificationInfo };`,
+  );
+  file.add(
+    `${jsDoc("A request method of this revision.")}export type RequestMethod = keyof typeof METHODS;`,
+  );
+  file.add(
+    `${jsDoc("A notification method of this revision.")}export type NotificationMethod = keyof typeof NOTIFICATIONS;`,
+  );
+  file.add(
+    typeMap(
+      "The request type of each request method.",
+      "RequestByMethod",
+      model.requests,
+      (r) => `T.${r.definition}`,
+    ),
+  );
+  file.add(
+    typeMap(
+      "The params type of each request method.",
+      "ParamsByMethod",
+      model.requests,
+      paramsType,
+    ),
+  );
+  file.add(
+    typeMap(
+      "The notification type of each notification method.",
+      "NotificationByMethod",
+      model.notifications,
+      (n) => `T.${n.definition}`,
+    ),
+  );
+  file.add(
+    typeMap(
+      "The params type of each notification method.",
+      "NotificationParamsByMethod",
+      model.notifications,
+      paramsType,
+    ),
+  );
+  file.add(
+    `${jsDoc("The result union of a request method (wire requests only; input requests are answered inside inputResponses).")}export type ResultOf<M extends keyof ResultByMethod> = ResultByMethod[M];`,
+  );
   file.add(availability(model));
   return file.build(bannerText);
 }
@@ -55,7 +95,10 @@ export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
 type Entry = readonly [key: string, value: TableValue];
 
 function methodEntry(r: RequestNode): Entry {
-  const results: Entry[] = r.results.map((b) => [propertyKey(b.resultType ?? "complete"), literal(b.definition)]);
+  const results: Entry[] = r.results.map((b) => [
+    propertyKey(b.resultType ?? "complete"),
+    literal(b.definition),
+  ]);
   return tableEntry(r, "request", [
     ["results", { object: results }],
     ["mrtr", String(r.mrtr)],
@@ -67,7 +110,11 @@ function notificationEntry(n: NotificationNode): Entry {
 }
 
 /** The fields requests and notifications share, in table order, with `extra` before `deprecated`. */
-function tableEntry(node: RequestNode | NotificationNode, definitionKey: string, extra: readonly Entry[]): Entry {
+function tableEntry(
+  node: RequestNode | NotificationNode,
+  definitionKey: string,
+  extra: readonly Entry[],
+): Entry {
   const fields: Entry[] = [
     ["method", literal(node.method)],
     ["direction", literal(node.direction)],
@@ -84,7 +131,12 @@ function paramsType(node: RequestNode | NotificationNode): string {
   return node.params === "absent" ? "undefined" : `T.${node.definition}["params"]`;
 }
 
-function typeMap<N extends { method: string }>(doc: string, name: string, nodes: readonly N[], type: (n: N) => string): string {
+function typeMap<N extends { method: string }>(
+  doc: string,
+  name: string,
+  nodes: readonly N[],
+  type: (n: N) => string,
+): string {
   return `${jsDoc(doc)}export interface ${name} ${block(nodes.map((n) => `  ${propertyKey(n.method)}: ${type(n)};`))}`;
 }
 
@@ -92,8 +144,11 @@ function typeMap<N extends { method: string }>(doc: string, name: string, nodes:
 function availability(model: McpModel): string {
   const byMethod = new Map<string, string[]>();
   for (const summary of model.revisions) {
-    for (const method of [...summary.methods, ...summary.notifications]) byMethod.set(method, [...(byMethod.get(method) ?? []), summary.revision]);
+    for (const method of [...summary.methods, ...summary.notifications])
+      byMethod.set(method, [...(byMethod.get(method) ?? []), summary.revision]);
   }
-  const entries = [...byMethod.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([m, revs]): Entry => [propertyKey(m), { array: revs.map(literal) }]);
+  const entries = [...byMethod.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([m, revs]): Entry => [propertyKey(m), { array: revs.map(literal) }]);
   return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = ${expandedObject(entries)};`;
 }

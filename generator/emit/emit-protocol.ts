@@ -11,18 +11,40 @@ import { PROTOCOL_FILE, SUPPORT_MODULE } from "./paths.js";
 /** Emits `protocol.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(PROTOCOL_FILE);
-  file.add(`${jsDoc("The protocol version of this revision (LATEST_PROTOCOL_VERSION in its schema.ts).")}export const PROTOCOL_VERSION = ${literal(model.protocolVersion)};`);
-  file.add(`${jsDoc("The JSON-RPC version every message carries.")}export const JSONRPC_VERSION = ${literal(model.jsonrpcVersion)};`);
-  file.add(`${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}${list(0, "export const KNOWN_REVISIONS = ", "[", model.revisions.map((r) => literal(r.revision)), "]", " as const;", false)}`);
-  file.add(`${jsDoc("The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.")}export const EXTENSIONS = ${extensionsTable(model.extensions)} as const;`);
-  file.add(`${jsDoc("The identifier of a merged extension.")}export type ExtensionId = keyof typeof EXTENSIONS;`);
-  file.add(`${jsDoc("`_meta` key rules (see MetaObject).")}export { isReservedMetaKey, isValidMetaKey } from "${SUPPORT_MODULE}";`);
+  file.add(
+    `${jsDoc("The protocol version of this revision (LATEST_PROTOCOL_VERSION in its schema.ts).")}export const PROTOCOL_VERSION = ${literal(model.protocolVersion)};`,
+  );
+  file.add(
+    `${jsDoc("The JSON-RPC version every message carries.")}export const JSONRPC_VERSION = ${literal(model.jsonrpcVersion)};`,
+  );
+  file.add(
+    `${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}${list(
+      0,
+      "export const KNOWN_REVISIONS = ",
+      "[",
+      model.revisions.map((r) => literal(r.revision)),
+      "]",
+      " as const;",
+      false,
+    )}`,
+  );
+  file.add(
+    `${jsDoc("The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.")}export const EXTENSIONS = ${extensionsTable(model.extensions)} as const;`,
+  );
+  file.add(
+    `${jsDoc("The identifier of a merged extension.")}export type ExtensionId = keyof typeof EXTENSIONS;`,
+  );
+  file.add(
+    `${jsDoc("`_meta` key rules (see MetaObject).")}export { isReservedMetaKey, isValidMetaKey } from "${SUPPORT_MODULE}";`,
+  );
   return file.build(bannerText);
 }
 
 /** `{ "<id>": { id, name, requests, notifications, resultTypes, capability } }` as an object literal. */
 function extensionsTable(extensions: readonly MergedExtension[]): string {
-  const byMethod = (items: MergedExtension["requests"]): TableValue => ({ object: items.map((i) => [literal(i.method), literal(i.direction)] as const) });
+  const byMethod = (items: MergedExtension["requests"]): TableValue => ({
+    object: items.map((i) => [literal(i.method), literal(i.direction)] as const),
+  });
   const strings = (values: readonly string[]): TableValue => ({ array: values.map(literal) });
   return expandedObject(
     extensions.map((e) => {
@@ -33,7 +55,16 @@ function extensionsTable(extensions: readonly MergedExtension[]): string {
         ["notifications", byMethod(e.notifications)],
         ["resultTypes", strings(e.resultTypes)],
       ];
-      if (e.capability) fields.push(["capability", { object: [["definition", literal(e.capability.definition)], ["sides", strings(e.capability.sides)]] }]);
+      if (e.capability)
+        fields.push([
+          "capability",
+          {
+            object: [
+              ["definition", literal(e.capability.definition)],
+              ["sides", strings(e.capability.sides)],
+            ],
+          },
+        ]);
       return [literal(e.id), { object: fields }] as const;
     }),
   );

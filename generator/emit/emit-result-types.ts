@@ -8,7 +8,15 @@
  */
 import type { McpModel, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { block, expandedObject, firstFitting, indent, list, stringLiteral as literal, unionAlias } from "./layout.js";
+import {
+  block,
+  expandedObject,
+  firstFitting,
+  indent,
+  list,
+  stringLiteral as literal,
+  unionAlias,
+} from "./layout.js";
 import { jsDoc, propertyKey } from "./names.js";
 import { RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
@@ -23,8 +31,12 @@ export function emitResultTypes(model: McpModel, bannerText: string): EmittedFil
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
     .importValues(SUPPORT_MODULE, "resultTypeWith");
   const values = model.resultTypes.map((t) => t.value);
-  file.add(`${jsDoc("Every resultType this revision (with its extensions) defines, in declaration order.")}${list(0, "export const RESULT_TYPES = ", "[", values.map(literal), "]", " as const;", false)}`);
-  file.add(`${jsDoc("A resultType this revision defines.")}export type KnownResultType = (typeof RESULT_TYPES)[number];`);
+  file.add(
+    `${jsDoc("Every resultType this revision (with its extensions) defines, in declaration order.")}${list(0, "export const RESULT_TYPES = ", "[", values.map(literal), "]", " as const;", false)}`,
+  );
+  file.add(
+    `${jsDoc("A resultType this revision defines.")}export type KnownResultType = (typeof RESULT_TYPES)[number];`,
+  );
   file.add(resultTypeInfo(model));
   const requests = model.requests.filter((r) => r.direction !== "input-request");
   for (const request of requests) file.add(resultUnion(request));
@@ -33,7 +45,7 @@ export function emitResultTypes(model: McpModel, bannerText: string): EmittedFil
   );
   file.add(
     `${jsDoc(
-      "The resultType of a result, per the spec: a missing resultType is `\"complete\"` (results from servers of earlier revisions); an unrecognized one is invalid and yields `undefined`.",
+      'The resultType of a result, per the spec: a missing resultType is `"complete"` (results from servers of earlier revisions); an unrecognized one is invalid and yields `undefined`.',
     )}export function resultTypeOf(result: unknown): KnownResultType | undefined {\n  return resultTypeWith(RESULT_TYPES, result);\n}`,
   );
   return file.build(bannerText);
@@ -45,7 +57,18 @@ const RESULT_TYPE_INFO_TYPE = `${jsDoc("What RESULT_TYPE_INFO records of a resul
 }`;
 
 function resultTypeInfo(model: McpModel): string {
-  const entries = model.resultTypes.map((t) => [propertyKey(t.value), { object: [["doc", literal(t.doc ?? "")], ["definitions", { array: t.definitions.map(literal) }]] }] as const);
+  const entries = model.resultTypes.map(
+    (t) =>
+      [
+        propertyKey(t.value),
+        {
+          object: [
+            ["doc", literal(t.doc ?? "")],
+            ["definitions", { array: t.definitions.map(literal) }],
+          ],
+        },
+      ] as const,
+  );
   return `${RESULT_TYPE_INFO_TYPE}\n\n${jsDoc("What each resultType means and which result definitions carry it.")}export const RESULT_TYPE_INFO: { readonly [K in KnownResultType]: ResultTypeInfo } = ${expandedObject(entries)};`;
 }
 
@@ -55,7 +78,9 @@ function resultTypeInfo(model: McpModel): string {
  * braces before it moves a lone branch below the `=`.
  */
 export function resultUnion(request: RequestNode): string {
-  const doc = jsDoc(`What \`${request.method}\` may return${request.results.some((b) => b.resultType) ? ", discriminated on resultType" : ""}.`);
+  const doc = jsDoc(
+    `What \`${request.method}\` may return${request.results.some((b) => b.resultType) ? ", discriminated on resultType" : ""}.`,
+  );
   const alias = `export type ${resultUnionName(request)}`;
   const head = `${alias} =`;
   const pinned = (definition: string, resultType: string, depth: number) => [
@@ -64,11 +89,20 @@ export function resultUnion(request: RequestNode): string {
   ];
   if (request.results.length === 1) {
     const [only] = request.results;
-    if (only!.resultType === undefined) return `${doc}${firstFitting(`${head} T.${only!.definition};`, `${head}\n  T.${only!.definition};`)}`;
+    if (only!.resultType === undefined)
+      return `${doc}${firstFitting(`${head} T.${only!.definition};`, `${head}\n  T.${only!.definition};`)}`;
     const [flat, broken] = pinned(only!.definition, only!.resultType, 0);
     const [, brokenBelow] = pinned(only!.definition, only!.resultType, 1);
     return `${doc}${firstFitting(`${head} ${flat};`, `${head} ${broken};`, `${head}\n  ${flat};`, `${head}\n  ${brokenBelow};`)}`;
   }
-  const members = request.results.map((b) => (b.resultType === undefined ? [`T.${b.definition}`, `T.${b.definition}`] : pinned(b.definition, b.resultType, 1).map((t) => `(${t})`)));
-  return `${doc}${unionAlias(alias, members.map(([flat]) => flat!), members.map(([, broken]) => broken!))}`;
+  const members = request.results.map((b) =>
+    b.resultType === undefined
+      ? [`T.${b.definition}`, `T.${b.definition}`]
+      : pinned(b.definition, b.resultType, 1).map((t) => `(${t})`),
+  );
+  return `${doc}${unionAlias(
+    alias,
+    members.map(([flat]) => flat!),
+    members.map(([, broken]) => broken!),
+  )}`;
 }

@@ -9,12 +9,14 @@ import { packageRoot } from "../load/package-root.js";
 import type { EmittedFile } from "./file.js";
 import { SUPPORT_FILE } from "./paths.js";
 
-
 let supportSource: string | undefined;
 
 /** The static support source shipped with mcp-gen (read once; it is part of mcp-gen, not an input). */
 export function staticSupportSource(): string {
-  supportSource ??= readFileSync(join(packageRoot(), "generator", "emit", "static", "support.ts"), "utf8");
+  supportSource ??= readFileSync(
+    join(packageRoot(), "generator", "emit", "static", "support.ts"),
+    "utf8",
+  );
   return supportSource;
 }
 

@@ -24,7 +24,8 @@ import { declarationOf } from "./ts-type.js";
 /** Emits `types.gen.ts`. */
 export function emitTypes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(TYPES_FILE);
-  for (const decl of model.declarations) file.add(printDeclaration(declarationOf(decl.name, backendSchema(decl))));
+  for (const decl of model.declarations)
+    file.add(printDeclaration(declarationOf(decl.name, backendSchema(decl))));
   return file.build(bannerText);
 }
 
@@ -32,14 +33,39 @@ export function emitTypes(model: McpModel, bannerText: string): EmittedFile {
 export function backendSchema(decl: Declaration): JsonObject {
   const root = typeof decl.schema === "object" ? decl.schema : {};
   // schema.ts's index signature (often inherited: `CallToolResult extends Result`) has no schema.json keyword of its own.
-  const open = decl.openType && root.type === "object" && root.additionalProperties === undefined ? { ...root, additionalProperties: {} } : root;
+  const open =
+    decl.openType && root.type === "object" && root.additionalProperties === undefined
+      ? { ...root, additionalProperties: {} }
+      : root;
   const prepared = mapSchema(open, (node) => prepareNode(node)) as JsonObject;
-  const withMembers = decl.literalMembers ? { description: prepared.description ?? "", tsType: literalUnion(decl.literalMembers.values, decl.literalMembers.open) } : prepared;
-  return { ...markDeprecatedMembers(withMembers, decl.deprecatedMembers), description: docText(decl) };
+  const withMembers = decl.literalMembers
+    ? {
+        description: prepared.description ?? "",
+        tsType: literalUnion(decl.literalMembers.values, decl.literalMembers.open),
+      }
+    : prepared;
+  return {
+    ...markDeprecatedMembers(withMembers, decl.deprecatedMembers),
+    description: docText(decl),
+  };
 }
 
 /** Keywords that say what type a schema describes; a schema with none of them is `unknown`. */
-const SHAPE_KEYWORDS = ["type", "properties", "items", "anyOf", "allOf", "oneOf", "enum", "const", "$ref", "additionalProperties", "tsType", "not", "patternProperties"];
+const SHAPE_KEYWORDS = [
+  "type",
+  "properties",
+  "items",
+  "anyOf",
+  "allOf",
+  "oneOf",
+  "enum",
+  "const",
+  "$ref",
+  "additionalProperties",
+  "tsType",
+  "not",
+  "patternProperties",
+];
 
 /**
  * Rewrites one schema node into what the backend should see, following the
@@ -51,11 +77,19 @@ const SHAPE_KEYWORDS = ["type", "properties", "items", "anyOf", "allOf", "oneOf"
  */
 function prepareNode(node: JsonObject): JsonValue {
   const { title: _title, $schema: _schema, $id: _id, $comment: _comment, ...rest } = node;
-  const description: JsonObject = typeof rest.description === "string" ? { description: rest.description } : {};
+  const description: JsonObject =
+    typeof rest.description === "string" ? { description: rest.description } : {};
   const target = refName(rest.$ref);
   if (target !== undefined) return { ...description, tsType: target };
   // {"not": {}} accepts nothing (zod writes `never` so, e.g. Record<string, never>); its `{}` was already rewritten to unknown.
-  if (Object.keys(rest).filter((k) => k !== "description").join() === "not" && isJsonObject(rest.not) && rest.not.tsType === "unknown") return { ...description, tsType: "never" };
+  if (
+    Object.keys(rest)
+      .filter((k) => k !== "description")
+      .join() === "not" &&
+    isJsonObject(rest.not) &&
+    rest.not.tsType === "unknown"
+  )
+    return { ...description, tsType: "never" };
   if (!SHAPE_KEYWORDS.some((k) => k in rest)) return { ...description, tsType: "unknown" };
   if (isBareObject(rest)) return { ...description, tsType: "object" };
   return rest;
@@ -63,9 +97,16 @@ function prepareNode(node: JsonObject): JsonValue {
 
 function isBareObject(node: JsonObject): boolean {
   const keys = Object.keys(node).filter((k) => k !== "description");
-  const emptyProperties = !("properties" in node) || (isJsonObject(node.properties) && Object.keys(node.properties).length === 0);
+  const emptyProperties =
+    !("properties" in node) ||
+    (isJsonObject(node.properties) && Object.keys(node.properties).length === 0);
   const openOrAbsent = !("additionalProperties" in node) || node.additionalProperties === true;
-  return node.type === "object" && emptyProperties && openOrAbsent && keys.every((k) => ["type", "properties", "additionalProperties"].includes(k));
+  return (
+    node.type === "object" &&
+    emptyProperties &&
+    openOrAbsent &&
+    keys.every((k) => ["type", "properties", "additionalProperties"].includes(k))
+  );
 }
 
 /**
@@ -77,22 +118,37 @@ function literalUnion(values: readonly string[], open: boolean): string {
 }
 
 /** Adds `@deprecated` to members by property path (`mood`, `params/mood`, pointer-escaped). */
-function markDeprecatedMembers(schema: JsonObject, deprecated: Readonly<Record<string, string>>): JsonObject {
+function markDeprecatedMembers(
+  schema: JsonObject,
+  deprecated: Readonly<Record<string, string>>,
+): JsonObject {
   let out = schema;
-  for (const [path, note] of Object.entries(deprecated)) out = markAt(out, parsePointer(`/${path}`), note);
+  for (const [path, note] of Object.entries(deprecated))
+    out = markAt(out, parsePointer(`/${path}`), note);
   return out;
 }
 
 function markAt(schema: JsonObject, path: readonly string[], note: string): JsonObject {
   const [head, ...rest] = path;
   const properties = schema.properties;
-  if (head === undefined || !isJsonObject(properties) || !isJsonObject(properties[head])) return schema;
+  if (head === undefined || !isJsonObject(properties) || !isJsonObject(properties[head]))
+    return schema;
   const prop = properties[head] as JsonObject;
-  const next = rest.length > 0 ? markAt(prop, rest, note) : { ...prop, description: [prop.description, `@deprecated ${note}`].filter(Boolean).join("\n\n") };
+  const next =
+    rest.length > 0
+      ? markAt(prop, rest, note)
+      : {
+          ...prop,
+          description: [prop.description, `@deprecated ${note}`].filter(Boolean).join("\n\n"),
+        };
   return { ...schema, properties: { ...properties, [head]: next } };
 }
 
 function docText(decl: Declaration): string {
-  const parts = [decl.doc, `From ${decl.origin.file}#${decl.origin.pointer ?? ""}`, decl.deprecated !== undefined ? `@deprecated ${decl.deprecated}` : undefined];
+  const parts = [
+    decl.doc,
+    `From ${decl.origin.file}#${decl.origin.pointer ?? ""}`,
+    decl.deprecated !== undefined ? `@deprecated ${decl.deprecated}` : undefined,
+  ];
   return parts.filter((p): p is string => p !== undefined && p !== "").join("\n\n");
 }

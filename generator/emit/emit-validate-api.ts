@@ -7,7 +7,13 @@ import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { block, expandedObject, firstFitting } from "./layout.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
-import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE, TYPES_FILE, VALIDATE_API_FILE, moduleSpecifier } from "./paths.js";
+import {
+  COMPILED_VALIDATORS_FILE,
+  SUPPORT_MODULE,
+  TYPES_FILE,
+  VALIDATE_API_FILE,
+  moduleSpecifier,
+} from "./paths.js";
 
 /** Emits `validators.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitValidateApi(model: McpModel, bannerText: string): EmittedFile {
@@ -20,13 +26,17 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   file.add(
     `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes ${block(names.map((n) => `  ${propertyKey(n)}: T.${n};`))}`,
   );
-  file.add(`${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`);
+  file.add(
+    `${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`,
+  );
   file.add(
     `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${expandedObject(names.map((n) => [propertyKey(n), `compiled.${validatorName(n)}`] as const))};`,
   );
   // A Map because validate() looks a different name up on nearly every call: a
   // keyed load on an object of hundreds of properties costs several times a Map lookup.
-  file.add("const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(\n  Object.entries(VALIDATORS),\n);");
+  file.add(
+    "const VALIDATOR_BY_NAME: ReadonlyMap<string, CompiledValidator> = new Map(\n  Object.entries(VALIDATORS),\n);",
+  );
   file.add(
     `${jsDoc("Validates `value` against the definition `name`: `{ ok: true }`, or `{ ok: false, errors }` with a JSON pointer and a message per problem.")}export function validate(name: DefinitionName, value: unknown): ValidationResult {\n  const validator = VALIDATOR_BY_NAME.get(name);\n  if (validator === undefined) throw unknownDefinition(name);\n  // runValidator, written out: this is the hottest call of the module.\n  return validator(value) ? VALID : invalid(validator);\n}`,
   );
@@ -35,7 +45,9 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
   );
   // One doc for all guards: they differ only in the definition they check, and a JSDoc block each would double the file.
   const guards = model.declarations.map((d) => guard(guardName(d.name), d.name));
-  file.add(`/* Type guards, one per definition: \`isX(value)\` is true when \`value\` is a valid X. */\n${guards.join("\n")}`);
+  file.add(
+    `/* Type guards, one per definition: \`isX(value)\` is true when \`value\` is a valid X. */\n${guards.join("\n")}`,
+  );
   return file.build(bannerText);
 }
 

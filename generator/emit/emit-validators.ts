@@ -20,7 +20,18 @@ import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
 
-const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default", "$schema", "format"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "$comment",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "default",
+  "$schema",
+  "format",
+]);
 
 const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
@@ -35,12 +46,21 @@ export interface CompiledFor {
  * from exactly this model's validator sources; otherwise ajv compiles on
  * the helper thread when there is one.
  */
-export async function emitValidators(model: McpModel, bannerText: string, precompiled?: CompiledFor): Promise<EmittedFile> {
+export async function emitValidators(
+  model: McpModel,
+  bannerText: string,
+  precompiled?: CompiledFor,
+): Promise<EmittedFile> {
   const sources = validatorSources(model);
-  const reusable = precompiled !== undefined && JSON.stringify(precompiled.sources) === JSON.stringify(sources);
-  const { code, imports } = reusable ? precompiled.compiled : await runTask("compileValidators", sources);
+  const reusable =
+    precompiled !== undefined && JSON.stringify(precompiled.sources) === JSON.stringify(sources);
+  const { code, imports } = reusable
+    ? precompiled.compiled
+    : await runTask("compileValidators", sources);
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
-    .header("// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts")
+    .header(
+      "// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts",
+    )
     .add(code);
   if (imports.length > 0) file.importValues(SUPPORT_MODULE, ...imports);
   return file.build(bannerText);
@@ -48,7 +68,10 @@ export async function emitValidators(model: McpModel, bannerText: string, precom
 
 /** What ajv compiles for the model's declarations. */
 export function validatorSources(model: McpModel): ValidatorSources {
-  return { schemas: compiledSchemas(model), exports: Object.fromEntries(model.declarations.map((d) => [validatorName(d.name), d.name])) };
+  return {
+    schemas: compiledSchemas(model),
+    exports: Object.fromEntries(model.declarations.map((d) => [validatorName(d.name), d.name])),
+  };
 }
 
 /** The schemas ajv compiles, one per declaration, each with its name as `$id`. */
@@ -66,9 +89,18 @@ function jsonValueDefinitions(schemas: readonly JsonObject[]): Set<string> {
   const found = new Set<string>();
   for (const { $id, ...rest } of schemas) {
     const types = Array.isArray(rest.type) ? [...rest.type].sort() : [];
-    const self = (v: JsonValue | undefined) => v === undefined || (isJsonObject(v) && Object.keys(v).length === 1 && v.$ref === $id);
-    const keys = Object.keys(rest).every((k) => ["type", "items", "additionalProperties"].includes(k));
-    if (keys && JSON.stringify(types) === JSON.stringify(ANY_JSON_TYPE) && self(rest.items) && self(rest.additionalProperties)) found.add(String($id));
+    const self = (v: JsonValue | undefined) =>
+      v === undefined || (isJsonObject(v) && Object.keys(v).length === 1 && v.$ref === $id);
+    const keys = Object.keys(rest).every((k) =>
+      ["type", "items", "additionalProperties"].includes(k),
+    );
+    if (
+      keys &&
+      JSON.stringify(types) === JSON.stringify(ANY_JSON_TYPE) &&
+      self(rest.items) &&
+      self(rest.additionalProperties)
+    )
+      found.add(String($id));
   }
   return found;
 }
@@ -82,19 +114,32 @@ function jsonValueDefinitions(schemas: readonly JsonObject[]): Set<string> {
 function useJsonValueKeyword(schemas: readonly JsonObject[]): JsonObject[] {
   const anyJson = jsonValueDefinitions(schemas);
   if (anyJson.size === 0) return [...schemas];
-  const isRef = (node: JsonObject) => Object.keys(node).length === 1 && typeof node.$ref === "string" && anyJson.has(node.$ref);
+  const isRef = (node: JsonObject) =>
+    Object.keys(node).length === 1 && typeof node.$ref === "string" && anyJson.has(node.$ref);
   return schemas.map((schema) =>
     anyJson.has(String(schema.$id))
       ? { $id: schema.$id!, [JSON_VALUE_KEYWORD]: true }
-      : (mapSchema(schema, (node) => (isRef(node) ? { [JSON_VALUE_KEYWORD]: true } : node)) as JsonObject),
+      : (mapSchema(schema, (node) =>
+          isRef(node) ? { [JSON_VALUE_KEYWORD]: true } : node,
+        ) as JsonObject),
   );
 }
 
 /** The schema ajv compiles for a declaration (`byName` resolves the `$ref`s of union branches). */
-export function validatorSchema(decl: Declaration, byName: ReadonlyMap<string, Declaration>): JsonObject {
-  const root = typeof decl.validatorSchema === "object" ? decl.validatorSchema : decl.validatorSchema ? {} : { not: {} };
+export function validatorSchema(
+  decl: Declaration,
+  byName: ReadonlyMap<string, Declaration>,
+): JsonObject {
+  const root =
+    typeof decl.validatorSchema === "object"
+      ? decl.validatorSchema
+      : decl.validatorSchema
+        ? {}
+        : { not: {} };
   const resolve = (branch: JsonValue) => resolveBranch(branch, byName);
-  const discriminated = mapSchema(root, (node) => dispatchOnType(mergeByType(discriminateUnion(node, resolve), resolve), resolve));
+  const discriminated = mapSchema(root, (node) =>
+    dispatchOnType(mergeByType(discriminateUnion(node, resolve), resolve), resolve),
+  );
   const shaped = mapSchema(discriminated, stripAnnotations) as JsonObject;
   return { $id: decl.name, ...shaped };
 }
@@ -111,24 +156,42 @@ export function validatorSchema(decl: Declaration, byName: ReadonlyMap<string, D
  * branch of the group can accept it, and branches outside the group stay
  * alternatives as before.
  */
-function discriminateUnion(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+function discriminateUnion(
+  node: JsonObject,
+  resolve: (branch: JsonValue) => JsonObject | undefined,
+): JsonObject {
   const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
   if (!branches || branches.length < 2 || "discriminator" in node) return node;
   const best = bestTag(branches.map(resolve));
   if (!best) return node;
   const group = best.members.map((i) => branches[i]!);
   const rest = branches.filter((_, i) => !best.members.includes(i));
-  const tagged: JsonObject = { type: "object", required: [best.tag], discriminator: { propertyName: best.tag }, oneOf: group };
+  const tagged: JsonObject = {
+    type: "object",
+    required: [best.tag],
+    discriminator: { propertyName: best.tag },
+    oneOf: group,
+  };
   if (rest.length === 0) {
     const { anyOf: _anyOf, ...others } = node;
-    return Object.keys(others).length === 0 ? tagged : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), tagged] };
+    return Object.keys(others).length === 0
+      ? tagged
+      : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), tagged] };
   }
   return { ...node, anyOf: [tagged, ...rest] };
 }
 
 /** Keywords that constrain values of one JSON type only (and are ignored for every other type). */
 const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
-  object: ["properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties"],
+  object: [
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+  ],
   array: ["items", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems"],
   string: ["minLength", "maxLength", "pattern"],
   number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
@@ -147,7 +210,10 @@ const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
  * Equivalent because every merged keyword applies only to values of its
  * branch's type, and a value's type selects exactly one branch.
  */
-function mergeByType(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+function mergeByType(
+  node: JsonObject,
+  resolve: (branch: JsonValue) => JsonObject | undefined,
+): JsonObject {
   const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
   if (!branches || branches.length < 2) return node;
   const resolved = branches.map(resolve);
@@ -155,7 +221,17 @@ function mergeByType(node: JsonObject, resolve: (branch: JsonValue) => JsonObjec
   const merged: JsonObject = {};
   for (const branch of resolved) {
     const own = typesOf(branch);
-    if (!branch || !own || own.some((t) => types.includes(t) || (t === "integer" && types.includes("number")) || (t === "number" && types.includes("integer")))) return node;
+    if (
+      !branch ||
+      !own ||
+      own.some(
+        (t) =>
+          types.includes(t) ||
+          (t === "integer" && types.includes("number")) ||
+          (t === "number" && types.includes("integer")),
+      )
+    )
+      return node;
     for (const [key, value] of Object.entries(branch)) {
       if (key === "type" || ANNOTATIONS.has(key)) continue;
       const owners = own.filter((t) => TYPE_KEYWORDS[t]?.includes(key));
@@ -182,7 +258,10 @@ function mergeByType(node: JsonObject, resolve: (branch: JsonValue) => JsonObjec
  * whose types include it could accept it; a value of no listed type falls
  * through to the last branch, which rejects it as the union would.
  */
-function dispatchOnType(node: JsonObject, resolve: (branch: JsonValue) => JsonObject | undefined): JsonObject {
+function dispatchOnType(
+  node: JsonObject,
+  resolve: (branch: JsonValue) => JsonObject | undefined,
+): JsonObject {
   const branches = Array.isArray(node.anyOf) ? node.anyOf : undefined;
   if (!branches || branches.length < 2) return node;
   const types = branches.map((b) => typesOf(resolve(b)));
@@ -199,20 +278,31 @@ function dispatchOnType(node: JsonObject, resolve: (branch: JsonValue) => JsonOb
     chain = { if: { type: list.length === 1 ? list[0]! : list }, then: branches[i]!, else: chain };
   }
   const { anyOf: _anyOf, ...others } = node;
-  return Object.keys(others).length === 0 && isJsonObject(chain) ? chain : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), chain] };
+  return Object.keys(others).length === 0 && isJsonObject(chain)
+    ? chain
+    : { ...others, allOf: [...(Array.isArray(others.allOf) ? others.allOf : []), chain] };
 }
 
 /** The JSON types a branch can accept, when it says (`type`); undefined when it does not. */
 function typesOf(branch: JsonObject | undefined): string[] | undefined {
   if (!branch) return undefined;
   if (typeof branch.type === "string") return [branch.type];
-  if (Array.isArray(branch.type) && branch.type.length > 0 && branch.type.every((t) => typeof t === "string")) return branch.type as string[];
+  if (
+    Array.isArray(branch.type) &&
+    branch.type.length > 0 &&
+    branch.type.every((t) => typeof t === "string")
+  )
+    return branch.type as string[];
   return undefined;
 }
 
 /** The property that tells apart the most branches (at least two), with the indices of those branches. */
-function bestTag(resolved: ReadonlyArray<JsonObject | undefined>): { tag: string; members: number[] } | undefined {
-  const candidates = new Set(resolved.flatMap((b) => (b && isJsonObject(b.properties) ? Object.keys(b.properties) : [])));
+function bestTag(
+  resolved: ReadonlyArray<JsonObject | undefined>,
+): { tag: string; members: number[] } | undefined {
+  const candidates = new Set(
+    resolved.flatMap((b) => (b && isJsonObject(b.properties) ? Object.keys(b.properties) : [])),
+  );
   let best: { tag: string; members: number[] } | undefined;
   for (const tag of [...candidates].sort()) {
     const seen = new Set<string>();
@@ -223,23 +313,38 @@ function bestTag(resolved: ReadonlyArray<JsonObject | undefined>): { tag: string
       values.forEach((v) => seen.add(v));
       members.push(i);
     });
-    if (members.length >= 2 && (!best || members.length > best.members.length)) best = { tag, members };
+    if (members.length >= 2 && (!best || members.length > best.members.length))
+      best = { tag, members };
   }
   return best;
 }
 
 /** The string values a branch requires `tag` to have, if it is an object schema that pins them. */
 function tagValues(branch: JsonObject | undefined, tag: string): string[] | undefined {
-  if (!branch || branch.type !== "object" || !Array.isArray(branch.required) || !branch.required.includes(tag)) return undefined;
+  if (
+    !branch ||
+    branch.type !== "object" ||
+    !Array.isArray(branch.required) ||
+    !branch.required.includes(tag)
+  )
+    return undefined;
   const property = isJsonObject(branch.properties) ? branch.properties[tag] : undefined;
   if (!isJsonObject(property)) return undefined;
   if (typeof property.const === "string") return [property.const];
-  if (Array.isArray(property.enum) && property.enum.length > 0 && property.enum.every((v) => typeof v === "string")) return property.enum as string[];
+  if (
+    Array.isArray(property.enum) &&
+    property.enum.length > 0 &&
+    property.enum.every((v) => typeof v === "string")
+  )
+    return property.enum as string[];
   return undefined;
 }
 
 /** A union branch as a schema: inline, or the validator schema of the definition it references. */
-function resolveBranch(branch: JsonValue, byName: ReadonlyMap<string, Declaration>): JsonObject | undefined {
+function resolveBranch(
+  branch: JsonValue,
+  byName: ReadonlyMap<string, Declaration>,
+): JsonObject | undefined {
   if (!isJsonObject(branch)) return undefined;
   const target = refName(branch.$ref);
   if (target === undefined) return branch;
@@ -252,8 +357,10 @@ function stripAnnotations(node: JsonObject): JsonValue {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (ANNOTATIONS.has(key)) continue;
-    out[key] = key === "$ref" && typeof value === "string" && refName(value) !== undefined ? refName(value)! : value;
+    out[key] =
+      key === "$ref" && typeof value === "string" && refName(value) !== undefined
+        ? refName(value)!
+        : value;
   }
   return out;
 }
-

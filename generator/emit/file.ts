@@ -34,7 +34,11 @@ export function banner(model: McpModel, options: BannerOptions, note?: string): 
     ...(note ? [note] : []),
     "Sources:",
     ...model.sources.map((s) => `  ${s.name} sha256 ${s.sha256}`),
-    `Options: ${Object.entries(options.options).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"}`,
+    `Options: ${
+      Object.entries(options.options)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("; ") || "none"
+    }`,
     `Regenerate: ${options.regenerate}`,
   ];
   return `/**\n${lines.map((l) => (l ? ` * ${l}` : " *")).join("\n")}\n */\n/* eslint-disable */\n`;
@@ -87,7 +91,9 @@ export class TsFileBuilder {
   /** The file, with `bannerText` on top. */
   build(bannerText: string): EmittedFile {
     const header = this.headerLines.length > 0 ? `${this.headerLines.join("\n")}\n` : "";
-    const imports = [...this.imports.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([from, spec]) => importLines(from, spec));
+    const imports = [...this.imports.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([from, spec]) => importLines(from, spec));
     const body = [imports.join("\n"), ...this.sections].filter((s) => s !== "").join("\n\n");
     return { path: this.path, contents: `${bannerText}${header}\n${body}\n` };
   }
@@ -105,7 +111,10 @@ export class TsFileBuilder {
 function importLines(from: string, spec: ImportSpec): string[] {
   const lines: string[] = [];
   const sorted = (s: Set<string>) => [...s].sort();
-  if (spec.namespace) lines.push(`import ${spec.namespace.typeOnly ? "type " : ""}* as ${spec.namespace.name} from ${JSON.stringify(from)};`);
+  if (spec.namespace)
+    lines.push(
+      `import ${spec.namespace.typeOnly ? "type " : ""}* as ${spec.namespace.name} from ${JSON.stringify(from)};`,
+    );
   const types = sorted(spec.types).filter((t) => !spec.values.has(t));
   if (spec.values.size > 0) {
     const names = [...sorted(spec.values), ...types.map((t) => `type ${t}`)];
@@ -119,5 +128,7 @@ function importLines(from: string, spec: ImportSpec): string[] {
 /** An import of named bindings; prettier never breaks one with a single name. */
 function importList(keyword: string, names: readonly string[], from: string): string {
   const source = ` from ${JSON.stringify(from)};`;
-  return names.length === 1 ? `${keyword}{ ${names[0]} }${source}` : list(0, keyword, "{", names, "}", source, true);
+  return names.length === 1
+    ? `${keyword}{ ${names[0]} }${source}`
+    : list(0, keyword, "{", names, "}", source, true);
 }

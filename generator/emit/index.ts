@@ -15,12 +15,29 @@ import { emitValidateApi } from "./emit-validate-api.js";
 import { emitValidators, type CompiledFor } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
 import { preformatted } from "../format/format.js";
-import { ERROR_CODES_FILE, MESSAGES_FILE, METHODS_FILE, PROTOCOL_FILE, RESULT_TYPES_FILE, SUPPORT_FILE, TYPES_FILE, VALIDATE_API_FILE } from "./paths.js";
+import {
+  ERROR_CODES_FILE,
+  MESSAGES_FILE,
+  METHODS_FILE,
+  PROTOCOL_FILE,
+  RESULT_TYPES_FILE,
+  SUPPORT_FILE,
+  TYPES_FILE,
+  VALIDATE_API_FILE,
+} from "./paths.js";
 
 export type { BannerOptions, EmittedFile };
 
 /** The modules the index re-exports, in order. */
-const PUBLIC_MODULES = [TYPES_FILE, VALIDATE_API_FILE, MESSAGES_FILE, RESULT_TYPES_FILE, ERROR_CODES_FILE, METHODS_FILE, PROTOCOL_FILE];
+const PUBLIC_MODULES = [
+  TYPES_FILE,
+  VALIDATE_API_FILE,
+  MESSAGES_FILE,
+  RESULT_TYPES_FILE,
+  ERROR_CODES_FILE,
+  METHODS_FILE,
+  PROTOCOL_FILE,
+];
 
 /**
  * Runs every emitter. `precompiled` holds validators compiled before the
@@ -28,10 +45,22 @@ const PUBLIC_MODULES = [TYPES_FILE, VALIDATE_API_FILE, MESSAGES_FILE, RESULT_TYP
  * match the model, the compiled validators come from the helper thread
  * (when there is one) and are still in the making when this returns.
  */
-export function emitFiles(model: McpModel, options: BannerOptions, precompiled?: CompiledFor): Array<EmittedFile | Promise<EmittedFile>> {
+export function emitFiles(
+  model: McpModel,
+  options: BannerOptions,
+  precompiled?: CompiledFor,
+): Array<EmittedFile | Promise<EmittedFile>> {
   const top = banner(model, options);
   // Started first: when ajv has to compile, it does so on the helper thread (when there is one) while the other emitters run here.
-  const validators = emitValidators(model, banner(model, options, "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API."), precompiled);
+  const validators = emitValidators(
+    model,
+    banner(
+      model,
+      options,
+      "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.",
+    ),
+    precompiled,
+  );
   // The format stage awaits it; this only keeps a failure from going unobserved when another emitter throws first.
   validators.catch(() => undefined);
   return [
@@ -42,7 +71,15 @@ export function emitFiles(model: McpModel, options: BannerOptions, precompiled?:
     preformatted(emitErrorCodes(model, top)),
     preformatted(emitMethods(model, top)),
     preformatted(emitProtocol(model, top)),
-    preformatted(emitSupport(banner(model, options, `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`))),
+    preformatted(
+      emitSupport(
+        banner(
+          model,
+          options,
+          `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`,
+        ),
+      ),
+    ),
     preformatted(emitIndex(model, PUBLIC_MODULES, top)),
     validators.then(preformatted),
   ];

@@ -95,7 +95,11 @@ export function list(
  * member started a line of its own), used when the member does not fit
  * on its line.
  */
-export function unionAlias(head: string, members: readonly string[], broken: readonly string[] = members): string {
+export function unionAlias(
+  head: string,
+  members: readonly string[],
+  broken: readonly string[] = members,
+): string {
   if (members.length < 2) return `${head} = ${members[0] ?? "never"};`;
   const union = members.join(" | ");
   const last = members.length - 1;
@@ -103,7 +107,11 @@ export function unionAlias(head: string, members: readonly string[], broken: rea
     const end = i === last ? ";" : "";
     return firstFitting(indent(`| ${m}${end}`), indent(`| ${broken[i]}${end}`));
   };
-  return firstFitting(`${head} = ${union};`, `${head} =\n${indent(union)};`, `${head} =\n${members.map(memberLine).join("\n")}`);
+  return firstFitting(
+    `${head} = ${union};`,
+    `${head} =\n${indent(union)};`,
+    `${head} =\n${members.map(memberLine).join("\n")}`,
+  );
 }
 
 /**
@@ -133,7 +141,11 @@ export function stringLiteral(value: string): string {
   const doubles = value.split('"').length - 1;
   const singles = value.split("'").length - 1;
   if (doubles <= singles) return json;
-  const inner = json.slice(1, -1).replace(/\\(.)|'/g, (match: string, escaped?: string) => (escaped === '"' ? '"' : escaped !== undefined ? match : "\\'"));
+  const inner = json
+    .slice(1, -1)
+    .replace(/\\(.)|'/g, (match: string, escaped?: string) =>
+      escaped === '"' ? '"' : escaped !== undefined ? match : "\\'",
+    );
   return `'${inner}'`;
 }
 
@@ -141,13 +153,18 @@ export function stringLiteral(value: string): string {
  * A value in a data table: a scalar (already written: a literal, a member
  * expression, a number), an array of scalars, or an object of values.
  */
-export type TableValue = string | { readonly array: readonly string[] } | { readonly object: ReadonlyArray<readonly [key: string, value: TableValue]> };
+export type TableValue =
+  | string
+  | { readonly array: readonly string[] }
+  | { readonly object: ReadonlyArray<readonly [key: string, value: TableValue]> };
 
 /** One line per value, flat: how the value reads when it fits. */
 function flatValue(value: TableValue): string {
   if (typeof value === "string") return value;
   if ("array" in value) return `[${value.array.join(", ")}]`;
-  return value.object.length === 0 ? "{}" : `{ ${value.object.map(([k, v]) => `${k}: ${flatValue(v)}`).join(", ")} }`;
+  return value.object.length === 0
+    ? "{}"
+    : `{ ${value.object.map(([k, v]) => `${k}: ${flatValue(v)}`).join(", ")} }`;
 }
 
 /**
@@ -158,18 +175,31 @@ function flatValue(value: TableValue): string {
  */
 export function tableMember(depth: number, key: string, value: TableValue): string {
   if (typeof value === "string") {
-    return /^["']|^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value) ? breakableMember(depth, key, value) : indent(`${key}: ${value},`, depth);
+    return /^["']|^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value)
+      ? breakableMember(depth, key, value)
+      : indent(`${key}: ${value},`, depth);
   }
   if ("array" in value) return list(depth, `${key}: `, "[", value.array, "]", ",", false);
   const entries = value.object;
-  return list(depth, `${key}: `, "{", entries.map(([k, v]) => `${k}: ${flatValue(v)}`), "}", ",", true, (_, i) => tableMember(depth + 1, entries[i]![0], entries[i]![1]));
+  return list(
+    depth,
+    `${key}: `,
+    "{",
+    entries.map(([k, v]) => `${k}: ${flatValue(v)}`),
+    "}",
+    ",",
+    true,
+    (_, i) => tableMember(depth + 1, entries[i]![0], entries[i]![1]),
+  );
 }
 
 /**
  * An object literal written expanded, one member per line (prettier keeps
  * an object broken when it starts that way), or `{}` when empty.
  */
-export function expandedObject(entries: ReadonlyArray<readonly [key: string, value: TableValue]>): string {
+export function expandedObject(
+  entries: ReadonlyArray<readonly [key: string, value: TableValue]>,
+): string {
   return block(entries.map(([k, v]) => tableMember(1, k, v)));
 }
 

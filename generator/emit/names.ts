@@ -4,7 +4,9 @@
  */
 
 const RESERVED = new Set(
-  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield await".split(" "),
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield await".split(
+    " ",
+  ),
 );
 
 /** True when `name` can be used as a TypeScript identifier as is. */
@@ -48,7 +50,10 @@ export function jsDoc(...paragraphs: Array<string | undefined>): string {
   const text = paragraphs.filter((p): p is string => p !== undefined && p !== "").join("\n\n");
   if (text === "") return "";
   // Trailing spaces trimmed, as prettier reprints JSDoc lines.
-  const lines = text.replace(/\*\//g, "*\\/").split("\n").map((l) => l.trimEnd());
+  const lines = text
+    .replace(/\*\//g, "*\\/")
+    .split("\n")
+    .map((l) => l.trimEnd());
   return `/**\n${lines.map((l) => (l ? ` * ${l}` : " *")).join("\n")}\n */\n`;
 }
 

@@ -7,13 +7,29 @@
  * test/emit/types.test.ts checks the result against prettier over every
  * revision and a sweep of shapes and widths.
  */
-import { align, group, hardline, hardlineKeepingSpaces, ifBreak, indent, indentIfBreak, join, line, printDoc, softline, type Doc } from "./doc.js";
+import {
+  align,
+  group,
+  hardline,
+  hardlineKeepingSpaces,
+  ifBreak,
+  indent,
+  indentIfBreak,
+  join,
+  line,
+  printDoc,
+  softline,
+  type Doc,
+} from "./doc.js";
 import { stringLiteral } from "./layout.js";
 import type { TsDeclaration, TsMember, TsType } from "./ts-type.js";
 
 /** The declaration as prettier prints it, with its JSDoc. */
 export function printDeclaration(decl: TsDeclaration): string {
-  const body: Doc = decl.form === "interface" ? ["export interface ", decl.name, " ", objectDoc(membersOf(decl.type))] : aliasDoc(decl.name, decl.type);
+  const body: Doc =
+    decl.form === "interface"
+      ? ["export interface ", decl.name, " ", objectDoc(membersOf(decl.type))]
+      : aliasDoc(decl.name, decl.type);
   return printDoc([decl.doc !== undefined ? [commentDoc(decl.doc), hardline] : "", body]);
 }
 
@@ -30,9 +46,13 @@ function membersOf(type: TsType): readonly TsMember[] {
  */
 function aliasDoc(name: string, type: TsType): Doc {
   const head = ["export type ", name, " ="];
-  if (type.kind === "union" && !hugs(type.members)) return [group([...head, group(indent([line, typeDoc(type, "alias")]))]), ";"];
+  if (type.kind === "union" && !hugs(type.members))
+    return [group([...head, group(indent([line, typeDoc(type, "alias")]))]), ";"];
   const id = Symbol("assignment");
-  return [group([...head, group(indent(line), id), indentIfBreak(typeDoc(type, "alias"), id)]), ";"];
+  return [
+    group([...head, group(indent(line), id), indentIfBreak(typeDoc(type, "alias"), id)]),
+    ";",
+  ];
 }
 
 /**
@@ -48,7 +68,9 @@ function typeDoc(type: TsType, position: Position): Doc {
     case "name":
       return type.name;
     case "literal":
-      return typeof type.value === "string" ? stringLiteral(type.value) : JSON.stringify(type.value);
+      return typeof type.value === "string"
+        ? stringLiteral(type.value)
+        : JSON.stringify(type.value);
     case "array":
       return [typeDoc(type.element, "element"), "[]"];
     case "tuple":
@@ -71,18 +93,49 @@ function isHuggable(type: TsType): boolean {
   return type.kind === "object" || (type.kind === "name" && !KEYWORDS.has(type.name));
 }
 
-const KEYWORDS = new Set(["any", "bigint", "boolean", "never", "null", "number", "object", "string", "symbol", "undefined", "unknown", "void"]);
+const KEYWORDS = new Set([
+  "any",
+  "bigint",
+  "boolean",
+  "never",
+  "null",
+  "number",
+  "object",
+  "string",
+  "symbol",
+  "undefined",
+  "unknown",
+  "void",
+]);
 
 /** Whether a union stays on its line whatever the width: one object or name with only `null` or `void` beside it (prettier's shouldHugType). */
 function hugs(members: readonly TsType[]): boolean {
   const hugged = members.find(isHuggable);
-  return hugged !== undefined && members.every((m) => m === hugged || (m.kind === "name" && (m.name === "null" || m.name === "void")));
+  return (
+    hugged !== undefined &&
+    members.every(
+      (m) => m === hugged || (m.kind === "name" && (m.name === "null" || m.name === "void")),
+    )
+  );
 }
 
 function unionDoc(members: readonly TsType[], position: Position): Doc {
-  if (hugs(members)) return parenthesized(join(" | ", members.map((m) => typeDoc(m, "operand"))), position);
-  const code = group(members.map((m, i) => [i === 0 ? ifBreak("| ") : [line, "| "], align(2, typeDoc(m, "operand"))]));
-  if (position === "operand" || position === "element") return ["(", group([indent([softline, code]), softline]), ")"];
+  if (hugs(members))
+    return parenthesized(
+      join(
+        " | ",
+        members.map((m) => typeDoc(m, "operand")),
+      ),
+      position,
+    );
+  const code = group(
+    members.map((m, i) => [
+      i === 0 ? ifBreak("| ") : [line, "| "],
+      align(2, typeDoc(m, "operand")),
+    ]),
+  );
+  if (position === "operand" || position === "element")
+    return ["(", group([indent([softline, code]), softline]), ")"];
   // An alias breaks after its `=` itself (see aliasDoc).
   if (position === "tuple" || position === "alias") return code;
   return group(indent([softline, code]));
@@ -109,7 +162,10 @@ function intersectionDoc(members: readonly TsType[]): Doc {
 }
 
 function tupleDoc(type: Extract<TsType, { kind: "tuple" }>): Doc {
-  const elements = [...type.elements.map((e) => typeDoc(e, "tuple")), ...(type.rest ? [["...", typeDoc(type.rest, "element"), "[]"]] : [])];
+  const elements = [
+    ...type.elements.map((e) => typeDoc(e, "tuple")),
+    ...(type.rest ? [["...", typeDoc(type.rest, "element"), "[]"]] : []),
+  ];
   if (elements.length === 0) return "[]";
   return group(["[", indent([softline, join([",", line], elements)]), ifBreak(","), softline, "]"]);
 }
@@ -121,7 +177,12 @@ function objectDoc(members: readonly TsMember[]): Doc {
 }
 
 function memberDoc(member: TsMember): Doc {
-  const signature = group([member.key, member.optional ? "?" : "", ": ", typeDoc(member.type, "annotation")]);
+  const signature = group([
+    member.key,
+    member.optional ? "?" : "",
+    ": ",
+    typeDoc(member.type, "annotation"),
+  ]);
   return [member.doc !== undefined ? [commentDoc(member.doc), hardline] : "", signature, ";"];
 }
 
@@ -134,7 +195,9 @@ function commentDoc(text: string): Doc {
   const lines = text.split("\n").map((l): Doc => {
     const content = `* ${l}`.trimStart();
     const trimmed = content.trimEnd();
-    return trimmed !== "*" && content.endsWith("  ") ? [" ", trimmed, "  ", hardlineKeepingSpaces] : [" ", trimmed, hardline];
+    return trimmed !== "*" && content.endsWith("  ")
+      ? [" ", trimmed, "  ", hardlineKeepingSpaces]
+      : [" ", trimmed, hardline];
   });
   return ["/**", hardline, ...lines, " */"];
 }

@@ -41,7 +41,8 @@ export interface TsDeclaration {
 /** The declaration of `name` for a prepared schema. */
 export function declarationOf(name: string, schema: JsonObject): TsDeclaration {
   const ast = optimize(parse(normalize(schema), true));
-  if (ast.kind === "INTERFACE") return { name, doc: ast.comment, form: "interface", type: generate(ast) };
+  if (ast.kind === "INTERFACE")
+    return { name, doc: ast.comment, form: "interface", type: generate(ast) };
   const commented = withItemsComment(ast);
   return { name, doc: commented.comment, form: "alias", type: generate(ast) };
 }
@@ -57,28 +58,56 @@ export function declarationOf(name: string, schema: JsonObject): TsDeclaration {
 function normalize(node: JsonValue): JsonValue {
   if (!isJsonObject(node)) return node;
   const out: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === "properties" && isJsonObject(value) ? mapValues(value, normalize) : SUBSCHEMA_KEYS.has(key) ? normalizeSub(value) : value;
+  for (const [key, value] of Object.entries(node))
+    out[key] =
+      key === "properties" && isJsonObject(value)
+        ? mapValues(value, normalize)
+        : SUBSCHEMA_KEYS.has(key)
+          ? normalizeSub(value)
+          : value;
   if (out.const !== undefined) {
     out.enum = [out.const];
     delete out.const;
   }
-  if (Array.isArray(out.enum) && out.enum.includes(null) && Array.isArray(out.type) && out.type.includes("null")) out.type = out.type.filter((t) => t !== "null");
+  if (
+    Array.isArray(out.enum) &&
+    out.enum.includes(null) &&
+    Array.isArray(out.type) &&
+    out.type.includes("null")
+  )
+    out.type = out.type.filter((t) => t !== "null");
   if (Array.isArray(out.type) && out.type.length === 1) out.type = out.type[0]!;
-  if (typeof out.description === "string") out.description = out.description.replace(/\*\//g, "* /");
+  if (typeof out.description === "string")
+    out.description = out.description.replace(/\*\//g, "* /");
   if (isArrayType(out)) {
-    const bounds = [..."minItems" in out ? [`@minItems ${String(out.minItems)}`] : [], ..."maxItems" in out ? [`@maxItems ${String(out.maxItems)}`] : []];
-    if (bounds.length > 0) out.description = out.description ? `${String(out.description)}\n\n${bounds.join("\n")}` : bounds.join("\n");
+    const bounds = [
+      ...("minItems" in out ? [`@minItems ${String(out.minItems)}`] : []),
+      ...("maxItems" in out ? [`@maxItems ${String(out.maxItems)}`] : []),
+    ];
+    if (bounds.length > 0)
+      out.description = out.description
+        ? `${String(out.description)}\n\n${bounds.join("\n")}`
+        : bounds.join("\n");
     delete out.minItems;
     delete out.maxItems;
   }
   if (isObjectType(out)) {
     if (!("required" in out)) out.required = [];
-    if (!("additionalProperties" in out) && out.patternProperties === undefined) out.additionalProperties = false;
+    if (!("additionalProperties" in out) && out.patternProperties === undefined)
+      out.additionalProperties = false;
   }
   return out;
 }
 
-const SUBSCHEMA_KEYS = new Set(["items", "additionalProperties", "additionalItems", "anyOf", "allOf", "oneOf", "not"]);
+const SUBSCHEMA_KEYS = new Set([
+  "items",
+  "additionalProperties",
+  "additionalItems",
+  "anyOf",
+  "allOf",
+  "oneOf",
+  "not",
+]);
 
 function normalizeSub(value: JsonValue): JsonValue {
   return Array.isArray(value) ? value.map(normalize) : normalize(value);
@@ -118,7 +147,22 @@ interface Param {
   readonly index: boolean;
 }
 
-type Kind = "ALL_OF" | "ANY" | "ANY_OF" | "BOOLEAN" | "NAMED_SCHEMA" | "NULL" | "NUMBER" | "OBJECT" | "ONE_OF" | "STRING" | "TYPED_ARRAY" | "UNION" | "UNNAMED_ENUM" | "UNNAMED_SCHEMA" | "UNTYPED_ARRAY";
+type Kind =
+  | "ALL_OF"
+  | "ANY"
+  | "ANY_OF"
+  | "BOOLEAN"
+  | "NAMED_SCHEMA"
+  | "NULL"
+  | "NUMBER"
+  | "OBJECT"
+  | "ONE_OF"
+  | "STRING"
+  | "TYPED_ARRAY"
+  | "UNION"
+  | "UNNAMED_ENUM"
+  | "UNNAMED_SCHEMA"
+  | "UNTYPED_ARRAY";
 
 /** The kinds a schema is, in json-schema-to-typescript's matcher order; several make an intersection. */
 function kindsOf(schema: JsonObject, root: boolean): Kind[] {
@@ -128,18 +172,49 @@ function kindsOf(schema: JsonObject, root: boolean): Kind[] {
     ["ALL_OF", "allOf" in schema],
     ["ANY", Object.keys(schema).length === 0 || schema.type === "any"],
     ["ANY_OF", "anyOf" in schema],
-    ["BOOLEAN", !("enum" in schema) && (schema.type === "boolean" || (!compound && typeof schema.default === "boolean"))],
+    [
+      "BOOLEAN",
+      !("enum" in schema) &&
+        (schema.type === "boolean" || (!compound && typeof schema.default === "boolean")),
+    ],
     // The root has an $id (its name), which makes an object schema a named interface.
     ["NAMED_SCHEMA", root && !Array.isArray(schema.type) && hasProperties],
     ["NULL", schema.type === "null"],
-    ["NUMBER", !("enum" in schema) && (schema.type === "integer" || schema.type === "number" || (!compound && typeof schema.default === "number"))],
-    ["OBJECT", schema.type === "object" && !isJsonObject(schema.additionalProperties) && !schema.allOf && !schema.anyOf && !schema.oneOf && !schema.patternProperties && !schema.properties && !schema.required],
+    [
+      "NUMBER",
+      !("enum" in schema) &&
+        (schema.type === "integer" ||
+          schema.type === "number" ||
+          (!compound && typeof schema.default === "number")),
+    ],
+    [
+      "OBJECT",
+      schema.type === "object" &&
+        !isJsonObject(schema.additionalProperties) &&
+        !schema.allOf &&
+        !schema.anyOf &&
+        !schema.oneOf &&
+        !schema.patternProperties &&
+        !schema.properties &&
+        !schema.required,
+    ],
     ["ONE_OF", "oneOf" in schema],
-    ["STRING", !("enum" in schema) && (schema.type === "string" || (!compound && typeof schema.default === "string"))],
+    [
+      "STRING",
+      !("enum" in schema) &&
+        (schema.type === "string" || (!compound && typeof schema.default === "string")),
+    ],
     ["TYPED_ARRAY", (!schema.type || schema.type === "array") && "items" in schema],
     ["UNION", Array.isArray(schema.type)],
-    ["UNNAMED_ENUM", "enum" in schema && (!schema.type || ["boolean", "integer", "number", "string"].includes(String(schema.type)))],
-    ["UNNAMED_SCHEMA", (schema.type === undefined || schema.type === "object") && !root && hasProperties],
+    [
+      "UNNAMED_ENUM",
+      "enum" in schema &&
+        (!schema.type || ["boolean", "integer", "number", "string"].includes(String(schema.type))),
+    ],
+    [
+      "UNNAMED_SCHEMA",
+      (schema.type === undefined || schema.type === "object") && !root && hasProperties,
+    ],
     ["UNTYPED_ARRAY", schema.type === "array" && !("items" in schema)],
   ];
   const kinds = matches.filter(([, m]) => m).map(([k]) => k);
@@ -149,14 +224,23 @@ function kindsOf(schema: JsonObject, root: boolean): Kind[] {
 function parse(node: JsonValue, root = false): Ast {
   if (node === true) return { kind: "UNKNOWN" };
   if (node === false) return { kind: "NEVER" };
-  if (!isJsonObject(node)) return { kind: "LITERAL", value: node as string | number | boolean | null };
+  if (!isJsonObject(node))
+    return { kind: "LITERAL", value: node as string | number | boolean | null };
   const comment = typeof node.description === "string" ? node.description : undefined;
-  if (typeof node.tsType === "string") return { kind: "CUSTOM_TYPE", text: node.tsType, ...(comment !== undefined ? { comment } : {}) };
+  if (typeof node.tsType === "string")
+    return {
+      kind: "CUSTOM_TYPE",
+      text: node.tsType,
+      ...(comment !== undefined ? { comment } : {}),
+    };
   const kinds = kindsOf(node, root);
   if (kinds.length === 1) return withComment(parseAs(node, kinds[0]!, root), comment);
   // A schema of several kinds: the intersection of its allOf members and of the schema read as each other kind.
   const { description: _d, allOf, ...rest } = node;
-  const members = [...(Array.isArray(allOf) ? allOf.map((m) => parse(m)) : []), ...kinds.filter((k) => k !== "ALL_OF").map((k) => parseAs(rest, k, root))];
+  const members = [
+    ...(Array.isArray(allOf) ? allOf.map((m) => parse(m)) : []),
+    ...kinds.filter((k) => k !== "ALL_OF").map((k) => parseAs(rest, k, root)),
+  ];
   return withComment({ kind: "INTERSECTION", members }, comment);
 }
 
@@ -167,7 +251,12 @@ function withComment(ast: Ast, comment: string | undefined): Ast {
 function parseAs(schema: JsonObject, kind: Kind, root: boolean): Ast {
   switch (kind) {
     case "ALL_OF":
-      return { kind: "INTERSECTION", members: (schema.allOf as JsonValue[]).filter((m) => !isVacuousMember(m)).map((m) => parse(m)) };
+      return {
+        kind: "INTERSECTION",
+        members: (schema.allOf as JsonValue[])
+          .filter((m) => !isVacuousMember(m))
+          .map((m) => parse(m)),
+      };
     case "ANY":
       return { kind: "UNKNOWN" };
     case "ANY_OF":
@@ -185,33 +274,80 @@ function parseAs(schema: JsonObject, kind: Kind, root: boolean): Ast {
       return { kind: "INTERFACE", params: parseProperties(schema) };
     case "TYPED_ARRAY":
       if (Array.isArray(schema.items)) {
-        const rest = schema.additionalItems === true ? ({ kind: "UNKNOWN" } as Ast) : schema.additionalItems ? parse(schema.additionalItems) : undefined;
-        return { kind: "TUPLE", elements: schema.items.map((i) => parse(i)), ...(rest ? { rest } : {}) };
+        const rest =
+          schema.additionalItems === true
+            ? ({ kind: "UNKNOWN" } as Ast)
+            : schema.additionalItems
+              ? parse(schema.additionalItems)
+              : undefined;
+        return {
+          kind: "TUPLE",
+          elements: schema.items.map((i) => parse(i)),
+          ...(rest ? { rest } : {}),
+        };
       }
       return { kind: "ARRAY", element: parse(schema.items!) };
     case "UNTYPED_ARRAY":
       return { kind: "ARRAY", element: { kind: "UNKNOWN" } };
     case "UNION": {
       const { $id: _i, description: _d, title: _t, ...rest } = schema;
-      return { kind: "UNION", members: (schema.type as string[]).map((type) => parse({ ...rest, type })) };
+      return {
+        kind: "UNION",
+        members: (schema.type as string[]).map((type) => parse({ ...rest, type })),
+      };
     }
     case "UNNAMED_ENUM":
-      return { kind: "UNION", members: (schema.enum as JsonValue[]).map((v) => ({ kind: "LITERAL", value: v as string | number | boolean | null })) };
+      return {
+        kind: "UNION",
+        members: (schema.enum as JsonValue[]).map((v) => ({
+          kind: "LITERAL",
+          value: v as string | number | boolean | null,
+        })),
+      };
   }
 }
 
 /** An allOf member with no keyword json-schema-to-typescript knows, which would only add `{[k: string]: unknown}`. */
 function isVacuousMember(member: JsonValue): boolean {
-  const known = ["$id", "additionalProperties", "allOf", "anyOf", "const", "default", "enum", "extends", "items", "oneOf", "patternProperties", "properties", "required", "tsEnumNames", "tsType", "type"];
-  return isJsonObject(member) && Object.keys(member).every((k) => !known.includes(k)) && member.description === undefined;
+  const known = [
+    "$id",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "const",
+    "default",
+    "enum",
+    "extends",
+    "items",
+    "oneOf",
+    "patternProperties",
+    "properties",
+    "required",
+    "tsEnumNames",
+    "tsType",
+    "type",
+  ];
+  return (
+    isJsonObject(member) &&
+    Object.keys(member).every((k) => !known.includes(k)) &&
+    member.description === undefined
+  );
 }
 
 function parseProperties(schema: JsonObject): Param[] {
   const required = Array.isArray(schema.required) ? schema.required : [];
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
-  const params: Param[] = Object.entries(properties).map(([key, value]) => ({ key, ast: parse(value), required: required.includes(key), index: false }));
+  const params: Param[] = Object.entries(properties).map(([key, value]) => ({
+    key,
+    ast: parse(value),
+    required: required.includes(key),
+    index: false,
+  }));
   if (schema.additionalProperties === false) return params;
-  const index: Ast = schema.additionalProperties === true || schema.additionalProperties === undefined ? { kind: "UNKNOWN" } : parse(schema.additionalProperties);
+  const index: Ast =
+    schema.additionalProperties === true || schema.additionalProperties === undefined
+      ? { kind: "UNKNOWN" }
+      : parse(schema.additionalProperties);
   return [...params, { key: "[k: string]", ast: index, required: true, index: true }];
 }
 
@@ -243,7 +379,16 @@ function optimize(ast: Ast): Ast {
 // ---------------------------------------------------------------- generate
 
 /** The TypeScript keyword of each AST kind that is one. */
-const KEYWORD_OF = { ANY: "any", UNKNOWN: "unknown", BOOLEAN: "boolean", NEVER: "never", NULL: "null", NUMBER: "number", OBJECT: "object", STRING: "string" } as const;
+const KEYWORD_OF = {
+  ANY: "any",
+  UNKNOWN: "unknown",
+  BOOLEAN: "boolean",
+  NEVER: "never",
+  NULL: "null",
+  NUMBER: "number",
+  OBJECT: "object",
+  STRING: "string",
+} as const;
 
 function generate(ast: Ast): TsType {
   switch (ast.kind) {
@@ -263,11 +408,26 @@ function generate(ast: Ast): TsType {
     case "ARRAY":
       return { kind: "array", element: generate(ast.element) };
     case "TUPLE":
-      return { kind: "tuple", elements: ast.elements.map(generate), ...(ast.rest ? { rest: generate(ast.rest) } : {}) };
+      return {
+        kind: "tuple",
+        elements: ast.elements.map(generate),
+        ...(ast.rest ? { rest: generate(ast.rest) } : {}),
+      };
     case "UNION":
     case "INTERSECTION":
-      if (ast.members.length === 0) return ast.kind === "UNION" ? name("never") : { kind: "object", members: [{ key: "[k: string]", optional: false, type: name("unknown") }] };
-      return ast.members.length === 1 ? generate(ast.members[0]!) : { kind: ast.kind === "UNION" ? "union" : "intersection", members: ast.members.map(generate) };
+      if (ast.members.length === 0)
+        return ast.kind === "UNION"
+          ? name("never")
+          : {
+              kind: "object",
+              members: [{ key: "[k: string]", optional: false, type: name("unknown") }],
+            };
+      return ast.members.length === 1
+        ? generate(ast.members[0]!)
+        : {
+            kind: ast.kind === "UNION" ? "union" : "intersection",
+            members: ast.members.map(generate),
+          };
     case "INTERFACE":
       return { kind: "object", members: ast.params.map((p) => member(p, ast.params)) };
   }
@@ -279,8 +439,15 @@ function name(text: string): TsType {
 
 function member(param: Param, siblings: readonly Param[]): TsMember {
   const commented = withItemsComment(param.ast);
-  const type = param.index ? (indexSignatureType(param, siblings) ?? generate(param.ast)) : generate(param.ast);
-  return { key: param.index ? param.key : escapeKey(param.key), optional: !param.required, type, ...(commented.comment ? { doc: commented.comment } : {}) };
+  const type = param.index
+    ? (indexSignatureType(param, siblings) ?? generate(param.ast))
+    : generate(param.ast);
+  return {
+    key: param.index ? param.key : escapeKey(param.key),
+    optional: !param.required,
+    type,
+    ...(commented.comment ? { doc: commented.comment } : {}),
+  };
 }
 
 function escapeKey(key: string): string {
@@ -292,9 +459,16 @@ function escapeKey(key: string): string {
  * joins the description of what holds the array as `Items: …`.
  */
 function withItemsComment(ast: Ast): Ast {
-  const items = ast.kind === "ARRAY" ? [ast.element] : ast.kind === "TUPLE" ? [...ast.elements, ...(ast.rest ? [ast.rest] : [])] : undefined;
+  const items =
+    ast.kind === "ARRAY"
+      ? [ast.element]
+      : ast.kind === "TUPLE"
+        ? [...ast.elements, ...(ast.rest ? [ast.rest] : [])]
+        : undefined;
   if (!items) return ast;
-  const comments = new Set(items.map((i) => (i.kind === "ARRAY" || i.kind === "TUPLE" ? undefined : i.comment)));
+  const comments = new Set(
+    items.map((i) => (i.kind === "ARRAY" || i.kind === "TUPLE" ? undefined : i.comment)),
+  );
   const [comment] = comments;
   if (comments.size !== 1 || !comment || /(^|\s)@\w/.test(comment)) return ast;
   const note = `Items: ${comment}`;
@@ -313,7 +487,8 @@ function indexSignatureType(index: Param, params: readonly Param[]): TsType | un
   const add = (ast: Ast): void => {
     if (ast.kind === "UNION") return ast.members.forEach(add);
     if (ast.kind === "CUSTOM_TYPE" && ast.text.includes("|") && /^[\w$.\s|]+$/.test(ast.text)) {
-      for (const part of ast.text.split("|")) if (part.trim()) members.push({ kind: "CUSTOM_TYPE", text: part.trim() });
+      for (const part of ast.text.split("|"))
+        if (part.trim()) members.push({ kind: "CUSTOM_TYPE", text: part.trim() });
       return;
     }
     members.push(ast);
@@ -331,12 +506,17 @@ function indexSignatureType(index: Param, params: readonly Param[]): TsType | un
   if (members.some(isTop)) return name("unknown");
   if (members.length === 0 || (members.length === 1 && !needsUndefined)) return undefined;
   const types = uniqueBy(members.map(generate), typeKey);
-  if (needsUndefined && !types.some((t) => typeKey(t) === "undefined")) types.push(name("undefined"));
+  if (needsUndefined && !types.some((t) => typeKey(t) === "undefined"))
+    types.push(name("undefined"));
   return { kind: "union", members: types };
 }
 
 function isTop(ast: Ast): boolean {
-  return ast.kind === "UNKNOWN" || (ast.kind === "CUSTOM_TYPE" && ast.text.trim() === "unknown") || isAny(ast);
+  return (
+    ast.kind === "UNKNOWN" ||
+    (ast.kind === "CUSTOM_TYPE" && ast.text.trim() === "unknown") ||
+    isAny(ast)
+  );
 }
 
 function isAny(ast: Ast): boolean {
@@ -361,8 +541,10 @@ function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
  */
 function customType(text: string): TsType {
   const parts = text.split(" | ").map((part): TsType => {
-    if (part === "(string & {})") return { kind: "intersection", members: [name("string"), { kind: "object", members: [] }] };
-    if (/^"(?:[^"\\]|\\.)*"$/.test(part)) return { kind: "literal", value: JSON.parse(part) as string };
+    if (part === "(string & {})")
+      return { kind: "intersection", members: [name("string"), { kind: "object", members: [] }] };
+    if (/^"(?:[^"\\]|\\.)*"$/.test(part))
+      return { kind: "literal", value: JSON.parse(part) as string };
     if (/^[A-Za-z_$][\w$.]*$/.test(part)) return name(part);
     throw new Error(`mcp-gen cannot print the TypeScript type ${JSON.stringify(text)}`);
   });

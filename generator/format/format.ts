@@ -50,17 +50,26 @@ export function preformatted(file: EmittedFile): PreformattedFile {
  * pass through. Files still being emitted are taken as they come, so one
  * that is late holds up nobody. Returns them in the order given.
  */
-export async function formatFiles(files: ReadonlyArray<EmittedFile | Promise<EmittedFile>>): Promise<EmittedFile[]> {
+export async function formatFiles(
+  files: ReadonlyArray<EmittedFile | Promise<EmittedFile>>,
+): Promise<EmittedFile[]> {
   return Promise.all(
     files.map(async (pending) => {
       const f = await pending;
-      if ("preformatted" in f || !f.path.endsWith(".ts")) return { path: f.path, contents: f.contents };
-      return { path: f.path, contents: await (await loadPrettier()).format(f.contents, PRETTIER_OPTIONS) };
+      if ("preformatted" in f || !f.path.endsWith(".ts"))
+        return { path: f.path, contents: f.contents };
+      return {
+        path: f.path,
+        contents: await (await loadPrettier()).format(f.contents, PRETTIER_OPTIONS),
+      };
     }),
   );
 }
 
 /** Whether prettier, with mcp-gen's options and the given parser, leaves `file` as it is. */
-export async function isFormatted(file: EmittedFile, parser: "typescript" | "babel-ts" = "typescript"): Promise<boolean> {
+export async function isFormatted(
+  file: EmittedFile,
+  parser: "typescript" | "babel-ts" = "typescript",
+): Promise<boolean> {
   return (await loadPrettier()).check(file.contents, { ...PRETTIER_OPTIONS, parser });
 }

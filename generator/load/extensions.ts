@@ -16,8 +16,20 @@ import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
 import { runTask } from "../threads/helper-thread.js";
-import { downloadPinnedSet, findPinnedSet, readInput, type PinnedSet, type SchemaSources } from "./resolve-spec.js";
-import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile, SchemaTsFacts } from "./types.js";
+import {
+  downloadPinnedSet,
+  findPinnedSet,
+  readInput,
+  type PinnedSet,
+  type SchemaSources,
+} from "./resolve-spec.js";
+import type {
+  ExtensionManifest,
+  ExtensionSource,
+  InputFile,
+  ManifestFile,
+  SchemaTsFacts,
+} from "./types.js";
 
 /** The manifest file name inside an extension folder. */
 export const MANIFEST_FILE = "mcp-extension.json";
@@ -37,26 +49,41 @@ export function knownExtensions(): readonly KnownExtension[] {
   known = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => ({ file: `schema/extensions/${f}`, manifest: JSON.parse(readFileSync(join(dir, f), "utf8")) as ExtensionManifest }));
+    .map((f) => ({
+      file: `schema/extensions/${f}`,
+      manifest: JSON.parse(readFileSync(join(dir, f), "utf8")) as ExtensionManifest,
+    }));
   return known;
 }
 
 /** The pinned files of a known extension, as a set found and downloaded together. */
 export function extensionSet(manifest: ExtensionManifest): PinnedSet {
-  const files = [manifest.schema, ...(manifest.schemaTs ? [manifest.schemaTs] : [])].filter((f): f is Exclude<ManifestFile, string> => typeof f !== "string");
-  return { folder: `extensions/${manifest.name}`, files: Object.fromEntries(files.map((f) => [f.path, { url: f.url, sha256: f.sha256 }])) };
+  const files = [manifest.schema, ...(manifest.schemaTs ? [manifest.schemaTs] : [])].filter(
+    (f): f is Exclude<ManifestFile, string> => typeof f !== "string",
+  );
+  return {
+    folder: `extensions/${manifest.name}`,
+    files: Object.fromEntries(files.map((f) => [f.path, { url: f.url, sha256: f.sha256 }])),
+  };
 }
 
 /** Downloads a known extension's files into the cache, verified; returns the cache folder. */
 export async function pullExtension(name: string, sources: SchemaSources): Promise<string> {
   const found = knownExtensions().find((k) => k.manifest.name === name || k.manifest.id === name);
-  if (!found) throw new McpGenError([diagnostic("MCPG602", { ref: name, known: knownExtensions().map((k) => k.manifest.name) })]);
-  if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision: found.manifest.name })]);
+  if (!found)
+    throw new McpGenError([
+      diagnostic("MCPG602", { ref: name, known: knownExtensions().map((k) => k.manifest.name) }),
+    ]);
+  if (!sources.allowDownload)
+    throw new McpGenError([diagnostic("MCPG106", { revision: found.manifest.name })]);
   return downloadPinnedSet(extensionSet(found.manifest), sources);
 }
 
 /** Loads every `--extension` argument, reporting all problems together. */
-export async function loadExtensions(refs: readonly string[], sources: SchemaSources): Promise<ExtensionSource[]> {
+export async function loadExtensions(
+  refs: readonly string[],
+  sources: SchemaSources,
+): Promise<ExtensionSource[]> {
   return (await loadExtensionsInStages(refs, sources)).complete;
 }
 
@@ -67,7 +94,10 @@ export async function loadExtensions(refs: readonly string[], sources: SchemaSou
  * thrown by the first stage, schema.ts problems by the second; each stage
  * reports all of its problems together.
  */
-export async function loadExtensionsInStages(refs: readonly string[], sources: SchemaSources): Promise<{ early: ExtensionSource[]; complete: Promise<ExtensionSource[]> }> {
+export async function loadExtensionsInStages(
+  refs: readonly string[],
+  sources: SchemaSources,
+): Promise<{ early: ExtensionSource[]; complete: Promise<ExtensionSource[]> }> {
   const started = await mapReportingAll(refs, (ref) => startExtension(ref, sources));
   return { early: started.map((s) => s.source), complete: completeExtensions(started) };
 }
@@ -79,12 +109,19 @@ interface StartedExtension {
 }
 
 function completeExtensions(started: readonly StartedExtension[]): Promise<ExtensionSource[]> {
-  return mapReportingAll(started, async ({ source, schemaTs }) => (schemaTs ? { ...source, schemaTs: await schemaTs } : source));
+  return mapReportingAll(started, async ({ source, schemaTs }) =>
+    schemaTs ? { ...source, schemaTs: await schemaTs } : source,
+  );
 }
 
 async function startExtension(ref: string, sources: SchemaSources): Promise<StartedExtension> {
   const found = findManifest(ref);
-  return readExtension(found.manifest, found.manifestFile, found.known ? undefined : dirname(found.manifestFile), sources);
+  return readExtension(
+    found.manifest,
+    found.manifestFile,
+    found.known ? undefined : dirname(found.manifestFile),
+    sources,
+  );
 }
 
 /** An `--extension` argument's manifest, checked: a known extension's, or the one in a folder or file. */
@@ -99,7 +136,8 @@ export interface FoundManifest {
 export function findManifest(ref: string): FoundManifest {
   const knownOne = knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref);
   if (knownOne) return { manifest: knownOne.manifest, manifestFile: knownOne.file, known: true };
-  const manifestPath = existsSync(ref) && statSync(ref).isDirectory() ? join(ref, MANIFEST_FILE) : ref;
+  const manifestPath =
+    existsSync(ref) && statSync(ref).isDirectory() ? join(ref, MANIFEST_FILE) : ref;
   if (!existsSync(manifestPath)) {
     const names = knownExtensions().map((k) => k.manifest.name);
     throw new McpGenError([diagnostic("MCPG602", { ref, known: names }, { file: "--extension" })]);
@@ -107,7 +145,11 @@ export function findManifest(ref: string): FoundManifest {
   const manifest = parseJsonText(readFileSync(manifestPath, "utf8"), manifestPath);
   const problems = manifestProblems(manifest, manifestPath);
   if (problems.length > 0) throw new McpGenError(problems);
-  return { manifest: manifest as unknown as ExtensionManifest, manifestFile: manifestPath, known: false };
+  return {
+    manifest: manifest as unknown as ExtensionManifest,
+    manifestFile: manifestPath,
+    known: false,
+  };
 }
 
 let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;
@@ -115,23 +157,31 @@ let validateManifest: ReturnType<Ajv2020["compile"]> | undefined;
 /** Schema violations of a manifest, each at its JSON pointer. */
 export function manifestProblems(manifest: unknown, file: string): Diagnostic[] {
   if (!validateManifest) {
-    const schema = JSON.parse(readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"));
+    const schema = JSON.parse(
+      readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"),
+    );
     // Required here, not imported: generation without extensions never loads ajv on the main thread.
-    const { Ajv2020: Engine } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const { Ajv2020: Engine } = createRequire(import.meta.url)(
+      "ajv/dist/2020.js",
+    ) as typeof import("ajv/dist/2020.js");
     validateManifest = new Engine({ allErrors: true, strict: false }).compile(schema);
   }
   if (validateManifest(manifest)) return [];
   return withoutBranchMismatches(validateManifest.errors ?? [])
     .filter((e) => e.keyword !== "if")
     .map((e) => {
-      const pointer = e.keyword === "additionalProperties" ? `${e.instancePath}/${escapePointerSegment(String(e.params.additionalProperty))}` : e.instancePath;
+      const pointer =
+        e.keyword === "additionalProperties"
+          ? `${e.instancePath}/${escapePointerSegment(String(e.params.additionalProperty))}`
+          : e.instancePath;
       return diagnostic("MCPG601", { reason: reasonOf(e) }, { file, pointer });
     });
 }
 
 function reasonOf(e: ErrorObject): string {
   if (e.keyword === "additionalProperties") return "is not a manifest field";
-  if (e.keyword === "enum") return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "enum")
+    return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
   return e.message ?? e.keyword;
 }
 
@@ -146,16 +196,27 @@ function reasonOf(e: ErrorObject): string {
 function withoutBranchMismatches(errors: readonly ErrorObject[]): ErrorObject[] {
   const oneOfs = errors.filter((e) => e.keyword === "oneOf");
   const inBranch = (e: ErrorObject, o: ErrorObject) =>
-    e !== o && e.schemaPath.startsWith(`${o.schemaPath}/`) && (e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`));
-  const mismatch = (e: ErrorObject, o: ErrorObject) => e.keyword === "type" && e.instancePath === o.instancePath;
+    e !== o &&
+    e.schemaPath.startsWith(`${o.schemaPath}/`) &&
+    (e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`));
+  const mismatch = (e: ErrorObject, o: ErrorObject) =>
+    e.keyword === "type" && e.instancePath === o.instancePath;
   return errors.flatMap((e) => {
-    if (e.keyword !== "oneOf") return oneOfs.some((o) => inBranch(e, o) && mismatch(e, o)) ? [] : [e];
+    if (e.keyword !== "oneOf")
+      return oneOfs.some((o) => inBranch(e, o) && mismatch(e, o)) ? [] : [e];
     const branches = errors.filter((b) => inBranch(b, e));
-    return branches.every((b) => mismatch(b, e)) ? [{ ...e, message: `must be ${branches.map((b) => String(b.params.type)).join(" or ")}` }] : [];
+    return branches.every((b) => mismatch(b, e))
+      ? [{ ...e, message: `must be ${branches.map((b) => String(b.params.type)).join(" or ")}` }]
+      : [];
   });
 }
 
-async function readExtension(manifest: ExtensionManifest, manifestFile: string, baseDir: string | undefined, sources: SchemaSources): Promise<StartedExtension> {
+async function readExtension(
+  manifest: ExtensionManifest,
+  manifestFile: string,
+  baseDir: string | undefined,
+  sources: SchemaSources,
+): Promise<StartedExtension> {
   const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
   const schemaTs = files.schemaTs ? runTask("readSchemaTs", files.schemaTs) : undefined;
   // Awaited by the second stage; this only keeps a failure from going unobserved when schema.json fails first.
@@ -173,12 +234,19 @@ async function extensionFiles(
 ): Promise<{ schema: InputFile; schemaTs?: InputFile }> {
   const set = extensionSet(manifest);
   const folder = set.folder;
-  const found = Object.keys(set.files).length > 0 ? await findPinnedSet(set, sources) : { files: {} };
-  if ("tried" in found) throw new McpGenError([diagnostic("MCPG603", { name: manifest.name, tried: found.tried }, { file: manifestFile })]);
+  const found =
+    Object.keys(set.files).length > 0 ? await findPinnedSet(set, sources) : { files: {} };
+  if ("tried" in found)
+    throw new McpGenError([
+      diagnostic("MCPG603", { name: manifest.name, tried: found.tried }, { file: manifestFile }),
+    ]);
   const read = (ref: ManifestFile): InputFile => {
     if (typeof ref !== "string") return found.files[ref.path]!;
     const path = join(baseDir ?? dirname(manifestFile), ref);
-    if (!existsSync(path)) throw new McpGenError([diagnostic("MCPG604", { name: manifest.name, path }, { file: manifestFile })]);
+    if (!existsSync(path))
+      throw new McpGenError([
+        diagnostic("MCPG604", { name: manifest.name, path }, { file: manifestFile }),
+      ]);
     return readInput(path, `${folder}/${ref}`);
   };
   const schema = read(manifest.schema);

@@ -122,7 +122,8 @@ class JsonScanner {
     const c = this.text[++this.i];
     if (c === "u") {
       // Point at the first character of the four that is not a hex digit.
-      for (let k = 0; k < 4; k++) if (!HEX.test(this.text[++this.i] ?? "")) this.fail("four hex digits after \\u");
+      for (let k = 0; k < 4; k++)
+        if (!HEX.test(this.text[++this.i] ?? "")) this.fail("four hex digits after \\u");
       this.i++;
     } else if (c !== undefined && '"\\/bfnrt'.includes(c)) this.i++;
     else this.fail(`an escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u)`);
@@ -204,7 +205,8 @@ export function parsePointer(pointer: string): string[] {
 /** Structural equality of two JSON values (key order ignored). */
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
   if (isJsonObject(a) && isJsonObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;

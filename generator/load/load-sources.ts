@@ -59,9 +59,19 @@ export async function loadSourcesInStages(options: LoadOptions): Promise<StagedS
   const problems: Diagnostic[] = [];
   const schema = await collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
-  const extensions = schema && options.extensions && options.extensions.length > 0 ? await collectProblems(problems, () => loadExtensionsInStages(options.extensions!, sources)) : undefined;
-  const base = schema && { revision: resolved.revision, known: resolved.known, schema, registry, patches: patchFile ? [patchFile] : [] };
-  const early = base && problems.length === 0 ? { ...base, extensions: extensions?.early ?? [] } : undefined;
+  const extensions =
+    schema && options.extensions && options.extensions.length > 0
+      ? await collectProblems(problems, () => loadExtensionsInStages(options.extensions!, sources))
+      : undefined;
+  const base = schema && {
+    revision: resolved.revision,
+    known: resolved.known,
+    schema,
+    registry,
+    patches: patchFile ? [patchFile] : [],
+  };
+  const early =
+    base && problems.length === 0 ? { ...base, extensions: extensions?.early ?? [] } : undefined;
   const complete = (async (): Promise<SourceSet> => {
     const schemaTs = readingTs ? await collectProblems(problems, () => readingTs) : undefined;
     const withTs = extensions ? await collectProblems(problems, () => extensions.complete) : [];

@@ -59,14 +59,19 @@ function checkPatchShape(patch: unknown, where: string): Diagnostic[] {
   const bad = (reason: string) => [diagnostic("MCPG302", { patch: name, reason }, { file: where })];
   if (!isJsonObject(patch)) return bad("a patch must be an object");
   if (typeof patch.why !== "string" || patch.why === "") return bad("missing why");
-  if (patch.scope !== "types-and-validators" && patch.scope !== "validators") return bad(`unknown scope ${JSON.stringify(patch.scope)}`);
-  if (!Array.isArray(patch.operations) || patch.operations.length === 0) return bad("no operations");
+  if (patch.scope !== "types-and-validators" && patch.scope !== "validators")
+    return bad(`unknown scope ${JSON.stringify(patch.scope)}`);
+  if (!Array.isArray(patch.operations) || patch.operations.length === 0)
+    return bad("no operations");
   const tested = new Set<string>();
   for (const op of patch.operations) {
-    if (!isJsonObject(op) || typeof op.path !== "string") return bad("every operation needs a path");
+    if (!isJsonObject(op) || typeof op.path !== "string")
+      return bad("every operation needs a path");
     if (op.op === "test") tested.add(op.path);
-    else if ((op.op === "replace" || op.op === "remove") && !tested.has(op.path)) return bad(`${op.op} ${op.path} has no test before it`);
-    else if (!["add", "replace", "remove"].includes(String(op.op))) return bad(`unsupported op ${JSON.stringify(op.op)}`);
+    else if ((op.op === "replace" || op.op === "remove") && !tested.has(op.path))
+      return bad(`${op.op} ${op.path} has no test before it`);
+    else if (!["add", "replace", "remove"].includes(String(op.op)))
+      return bad(`unsupported op ${JSON.stringify(op.op)}`);
   }
   return [];
 }

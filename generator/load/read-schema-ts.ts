@@ -6,7 +6,13 @@
  */
 import { createRequire } from "node:module";
 import type * as morph from "ts-morph";
-import type { InterfaceDeclaration, JSDocableNode, PropertySignature, TypeAliasDeclaration, TypeNode } from "ts-morph";
+import type {
+  InterfaceDeclaration,
+  JSDocableNode,
+  PropertySignature,
+  TypeAliasDeclaration,
+  TypeNode,
+} from "ts-morph";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { escapePointerSegment } from "./json.js";
 import type { InputFile, SchemaTsFacts, TsDeclaration, TsDoc, UnionMember } from "./types.js";
@@ -62,9 +68,14 @@ export function readSchemaTs(file: InputFile): SchemaTsFacts {
     if (!iface.isExported()) continue;
     const members: Record<string, TsDoc> = {};
     collectMembers(iface.getProperties(), "", members);
-    declarations[iface.getName()] = { ...docOf(iface), members, indexSignature: hasIndexSignature(iface.getName()) };
+    declarations[iface.getName()] = {
+      ...docOf(iface),
+      members,
+      indexSignature: hasIndexSignature(iface.getName()),
+    };
   }
-  for (const name of aliasNames) declarations[name] = { ...declarations[name]!, indexSignature: hasIndexSignature(name) };
+  for (const name of aliasNames)
+    declarations[name] = { ...declarations[name]!, indexSignature: hasIndexSignature(name) };
   return { file, constants, unions, declarations };
 }
 
@@ -75,8 +86,13 @@ export function readSchemaTs(file: InputFile): SchemaTsFacts {
  * `MetaObject = Record<string, unknown>`). Followed syntactically, within
  * the file.
  */
-function inheritedIndexSignatures(interfaces: readonly InterfaceDeclaration[], aliases: readonly TypeAliasDeclaration[]): (name: string) => boolean {
-  const byName = new Map<string, InterfaceDeclaration | TypeAliasDeclaration>([...interfaces, ...aliases].map((d) => [d.getName(), d]));
+function inheritedIndexSignatures(
+  interfaces: readonly InterfaceDeclaration[],
+  aliases: readonly TypeAliasDeclaration[],
+): (name: string) => boolean {
+  const byName = new Map<string, InterfaceDeclaration | TypeAliasDeclaration>(
+    [...interfaces, ...aliases].map((d) => [d.getName(), d]),
+  );
   const memo = new Map<string, boolean>();
   const has = (name: string, seen: Set<string>): boolean => {
     if (memo.has(name)) return memo.get(name)!;
@@ -84,7 +100,8 @@ function inheritedIndexSignatures(interfaces: readonly InterfaceDeclaration[], a
     if (!decl || seen.has(name)) return false;
     seen.add(name);
     const result = Node.isInterfaceDeclaration(decl)
-      ? decl.getIndexSignatures().length > 0 || decl.getExtends().some((e) => has(e.getExpression().getText(), seen))
+      ? decl.getIndexSignatures().length > 0 ||
+        decl.getExtends().some((e) => has(e.getExpression().getText(), seen))
       : typeHasIndexSignature(decl.getTypeNodeOrThrow(), (n) => has(n, seen));
     memo.set(name, result);
     return result;
@@ -103,14 +120,22 @@ function typeHasIndexSignature(node: TypeNode, named: (name: string) => boolean)
   return false;
 }
 
-function throwOnSyntaxErrors(project: morph.Project, node: morph.ts.SourceFile, file: InputFile): void {
+function throwOnSyntaxErrors(
+  project: morph.Project,
+  node: morph.ts.SourceFile,
+  file: InputFile,
+): void {
   const errors = project.getProgram().compilerObject.getSyntacticDiagnostics(node);
   if (errors.length === 0) return;
   throw new McpGenError(
     errors.slice(0, 10).map((d) => {
       const { line, character } = node.getLineAndCharacterOfPosition(d.start ?? 0);
       const reason = ts.flattenDiagnosticMessageText(d.messageText, " ");
-      return diagnostic("MCPG205", { reason }, { file: file.name, line: line + 1, column: character + 1 });
+      return diagnostic(
+        "MCPG205",
+        { reason },
+        { file: file.name, line: line + 1, column: character + 1 },
+      );
     }),
   );
 }
@@ -121,10 +146,18 @@ function throwOnSyntaxErrors(project: morph.Project, node: morph.ts.SourceFile, 
  * `params/mood`, so deprecations deep inside a request's params are kept
  * (`io.modelcontextprotocol~1logLevel` for a name with a slash).
  */
-function collectMembers(properties: readonly PropertySignature[], prefix: string, out: Record<string, TsDoc>): void {
+function collectMembers(
+  properties: readonly PropertySignature[],
+  prefix: string,
+  out: Record<string, TsDoc>,
+): void {
   for (const prop of properties) {
     const nameNode = prop.getNameNode();
-    const name = prefix + escapePointerSegment(Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName());
+    const name =
+      prefix +
+      escapePointerSegment(
+        Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : prop.getName(),
+      );
     out[name] = docOf(prop);
     const type = prop.getTypeNode();
     if (type && Node.isTypeLiteral(type)) collectMembers(type.getProperties(), `${name}/`, out);
@@ -134,7 +167,8 @@ function collectMembers(properties: readonly PropertySignature[], prefix: string
 /** `"x"`, `42`, `-32700`: the literal an exported const is initialized with. */
 function literalValue(node: Node | undefined): string | number | undefined {
   if (!node) return undefined;
-  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
+    return node.getLiteralValue();
   if (Node.isNumericLiteral(node)) return node.getLiteralValue();
   if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === ts.SyntaxKind.MinusToken) {
     const operand = literalValue(node.getOperand());
@@ -162,11 +196,14 @@ function unionMembers(node: TypeNode): UnionMember[] | undefined {
 function unionMember(node: TypeNode): UnionMember | undefined {
   if (Node.isLiteralTypeNode(node)) {
     const literal = node.getLiteral();
-    if (Node.isStringLiteral(literal) || Node.isNumericLiteral(literal)) return { kind: "literal", value: literal.getLiteralValue() };
-    if (Node.isTrueLiteral(literal) || Node.isFalseLiteral(literal)) return { kind: "literal", value: Node.isTrueLiteral(literal) };
+    if (Node.isStringLiteral(literal) || Node.isNumericLiteral(literal))
+      return { kind: "literal", value: literal.getLiteralValue() };
+    if (Node.isTrueLiteral(literal) || Node.isFalseLiteral(literal))
+      return { kind: "literal", value: Node.isTrueLiteral(literal) };
     return undefined;
   }
-  if (Node.isTypeReference(node) && node.getTypeArguments().length === 0) return { kind: "reference", name: node.getTypeName().getText() };
+  if (Node.isTypeReference(node) && node.getTypeArguments().length === 0)
+    return { kind: "reference", name: node.getTypeName().getText() };
   const kind = node.getKind();
   if (kind === ts.SyntaxKind.StringKeyword) return { kind: "keyword", name: "string" };
   if (kind === ts.SyntaxKind.NumberKeyword) return { kind: "keyword", name: "number" };
@@ -177,8 +214,12 @@ function docOf(node: JSDocableNode & Node): TsDoc {
   const docs = node.getJsDocs();
   const last = docs[docs.length - 1];
   const description = last?.getDescription().trim();
-  const deprecatedTag = docs.flatMap((d) => d.getTags()).find((t) => t.getTagName() === "deprecated");
-  const deprecated = deprecatedTag ? (deprecatedTag.getCommentText()?.trim() ?? "").replace(/\s*\n\s*/g, " ") || "Deprecated." : undefined;
+  const deprecatedTag = docs
+    .flatMap((d) => d.getTags())
+    .find((t) => t.getTagName() === "deprecated");
+  const deprecated = deprecatedTag
+    ? (deprecatedTag.getCommentText()?.trim() ?? "").replace(/\s*\n\s*/g, " ") || "Deprecated."
+    : undefined;
   return {
     line: lineOf(node),
     ...(description ? { description } : {}),
@@ -193,5 +234,7 @@ function docOf(node: JSDocableNode & Node): TsDoc {
  */
 function lineOf(node: Node): number {
   const compilerNode = node.compilerNode;
-  return compilerNode.getSourceFile().getLineAndCharacterOfPosition(compilerNode.getStart()).line + 1;
+  return (
+    compilerNode.getSourceFile().getLineAndCharacterOfPosition(compilerNode.getStart()).line + 1
+  );
 }

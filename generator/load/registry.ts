@@ -51,7 +51,9 @@ export function readRegistry(): Registry {
   const root = join(packageRoot(), "schema");
   const revisions = JSON.parse(readFileSync(join(root, "revisions.json"), "utf8"));
   const codes = JSON.parse(readFileSync(join(root, "error-codes.json"), "utf8"));
-  const entries = Object.entries(revisions.revisions as Record<string, Partial<RegistryRevision>>).map(([name, entry]) => [
+  const entries = Object.entries(
+    revisions.revisions as Record<string, Partial<RegistryRevision>>,
+  ).map(([name, entry]) => [
     name,
     { methods: [], notifications: [], errorCodes: {}, ...entry } as RegistryRevision,
   ]);

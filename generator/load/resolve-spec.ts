@@ -39,7 +39,8 @@ const SPEC_ARGUMENT = { file: "--spec" };
 
 /** Schema sources from MCP_GEN_SCHEMA_DIR, MCP_GEN_CACHE_DIR / XDG_CACHE_HOME and MCP_GEN_OFFLINE. */
 export function defaultSchemaSources(env: NodeJS.ProcessEnv = process.env): SchemaSources {
-  const cacheDir = env.MCP_GEN_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "mcp-gen");
+  const cacheDir =
+    env.MCP_GEN_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "mcp-gen");
   return {
     ...(env.MCP_GEN_SCHEMA_DIR ? { schemaDir: env.MCP_GEN_SCHEMA_DIR } : {}),
     cacheDir,
@@ -53,9 +54,16 @@ export function sha256(bytes: string | Uint8Array): string {
 }
 
 /** Resolves `--spec`: a revision name (e.g. `2026-07-28`) or a folder with schema.json. */
-export async function resolveSpec(spec: string, registry: Registry, sources: SchemaSources): Promise<ResolvedSpec> {
+export async function resolveSpec(
+  spec: string,
+  registry: Registry,
+  sources: SchemaSources,
+): Promise<ResolvedSpec> {
   if (REVISION_NAME.test(spec) && !isDirectory(spec)) {
-    if (!registry.revisions[spec]) throw new McpGenError([diagnostic("MCPG101", { revision: spec, known: knownRevisions(registry) }, SPEC_ARGUMENT)]);
+    if (!registry.revisions[spec])
+      throw new McpGenError([
+        diagnostic("MCPG101", { revision: spec, known: knownRevisions(registry) }, SPEC_ARGUMENT),
+      ]);
     return resolveRevision(spec, registry, sources);
   }
   return resolveFolder(spec);
@@ -107,19 +115,27 @@ export function revisionSet(revision: string, registry: Registry): PinnedSet {
  * into the cache) and reads it, verifying every file. Returns the files,
  * or what was tried when the set is nowhere to be had.
  */
-export async function findPinnedSet(set: PinnedSet, sources: SchemaSources): Promise<{ files: Record<string, InputFile> } | { tried: string[] }> {
+export async function findPinnedSet(
+  set: PinnedSet,
+  sources: SchemaSources,
+): Promise<{ files: Record<string, InputFile> } | { tried: string[] }> {
   const names = Object.keys(set.files);
   const tried: string[] = [];
   const folders = [
-    ...(sources.schemaDir ? [{ dir: join(sources.schemaDir, set.folder), what: "MCP_GEN_SCHEMA_DIR" }] : []),
+    ...(sources.schemaDir
+      ? [{ dir: join(sources.schemaDir, set.folder), what: "MCP_GEN_SCHEMA_DIR" }]
+      : []),
     { dir: cacheFolder(sources, set.folder), what: "cache" },
   ];
   for (const { dir, what } of folders) {
     const missing = names.filter((f) => !existsSync(join(dir, f)));
     if (missing.length === 0) return { files: readPinned(set, dir) };
-    tried.push(`${what} ${dir} (${missing.length === names.length ? "not there" : `no ${missing.join(", ")}`})`);
+    tried.push(
+      `${what} ${dir} (${missing.length === names.length ? "not there" : `no ${missing.join(", ")}`})`,
+    );
   }
-  if (!sources.allowDownload) return { tried: [...tried, "download (disabled by MCP_GEN_OFFLINE=1)"] };
+  if (!sources.allowDownload)
+    return { tried: [...tried, "download (disabled by MCP_GEN_OFFLINE=1)"] };
   try {
     await downloadPinnedSet(set, sources);
   } catch (error) {
@@ -129,10 +145,20 @@ export async function findPinnedSet(set: PinnedSet, sources: SchemaSources): Pro
   return { files: readPinned(set, cacheFolder(sources, set.folder)) };
 }
 
-async function resolveRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<ResolvedSpec> {
+async function resolveRevision(
+  revision: string,
+  registry: Registry,
+  sources: SchemaSources,
+): Promise<ResolvedSpec> {
   const found = await findPinnedSet(revisionSet(revision, registry), sources);
-  if ("tried" in found) throw new McpGenError([diagnostic("MCPG102", { revision, tried: found.tried }, SPEC_ARGUMENT)]);
-  return { revision, known: true, schemaJson: found.files["schema.json"]!, schemaTs: found.files["schema.ts"]! };
+  if ("tried" in found)
+    throw new McpGenError([diagnostic("MCPG102", { revision, tried: found.tried }, SPEC_ARGUMENT)]);
+  return {
+    revision,
+    known: true,
+    schemaJson: found.files["schema.json"]!,
+    schemaTs: found.files["schema.ts"]!,
+  };
 }
 
 function cacheFolder(sources: SchemaSources, folder: string): string {
@@ -144,7 +170,13 @@ function readPinned(set: PinnedSet, dir: string): Record<string, InputFile> {
     Object.entries(set.files).map(([name, pinned]) => {
       const input = readInput(join(dir, name), `${set.folder}/${name}`);
       if (input.sha256 !== pinned.sha256) {
-        throw new McpGenError([diagnostic("MCPG103", { file: input.path, expected: pinned.sha256, actual: input.sha256 }, { file: input.path })]);
+        throw new McpGenError([
+          diagnostic(
+            "MCPG103",
+            { file: input.path, expected: pinned.sha256, actual: input.sha256 },
+            { file: input.path },
+          ),
+        ]);
       }
       return [name, input];
     }),
@@ -156,8 +188,13 @@ function readPinned(set: PinnedSet, dir: string): Record<string, InputFile> {
  * its pinned sha256 before anything is written. Returns the cache folder.
  * Refuses when downloads are disabled; reports every file that failed.
  */
-export async function pullRevision(revision: string, registry: Registry, sources: SchemaSources): Promise<string> {
-  if (!registry.revisions[revision]) throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
+export async function pullRevision(
+  revision: string,
+  registry: Registry,
+  sources: SchemaSources,
+): Promise<string> {
+  if (!registry.revisions[revision])
+    throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
   if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision })]);
   return downloadPinnedSet(revisionSet(revision, registry), sources);
 }
@@ -168,7 +205,9 @@ export async function downloadPinnedSet(set: PinnedSet, sources: SchemaSources):
   const names = Object.keys(set.files);
   const settled = await Promise.allSettled(names.map((f) => download(doFetch, set.files[f]!)));
   // download() turns every failure into an McpGenError.
-  const problems = settled.flatMap((r) => (r.status === "rejected" ? (r.reason as McpGenError).diagnostics : []));
+  const problems = settled.flatMap((r) =>
+    r.status === "rejected" ? (r.reason as McpGenError).diagnostics : [],
+  );
   if (problems.length > 0) throw new McpGenError(problems);
   const bodies = settled.map((r) => (r as PromiseFulfilledResult<Uint8Array>).value);
   const dir = cacheFolder(sources, set.folder);
@@ -184,10 +223,15 @@ async function download(doFetch: typeof fetch, file: PinnedFile): Promise<Uint8A
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
-    throw new McpGenError([diagnostic("MCPG105", { url: file.url, reason: (error as Error).message })]);
+    throw new McpGenError([
+      diagnostic("MCPG105", { url: file.url, reason: (error as Error).message }),
+    ]);
   }
   const actual = sha256(bytes);
-  if (actual !== file.sha256) throw new McpGenError([diagnostic("MCPG103", { file: file.url, expected: file.sha256, actual })]);
+  if (actual !== file.sha256)
+    throw new McpGenError([
+      diagnostic("MCPG103", { file: file.url, expected: file.sha256, actual }),
+    ]);
   return bytes;
 }
 

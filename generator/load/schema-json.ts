@@ -25,16 +25,37 @@ export const DIALECT_URIS: Readonly<Record<string, Dialect>> = {
 export function parseSchemaJson(file: InputFile): JsonSchemaSource {
   const value = parseJsonText(file.text, file.name);
   if (!isJsonObject(value)) {
-    throw new McpGenError([diagnostic("MCPG208", { found: Array.isArray(value) ? "an array" : typeof value }, { file: file.name, pointer: "" })]);
+    throw new McpGenError([
+      diagnostic(
+        "MCPG208",
+        { found: Array.isArray(value) ? "an array" : typeof value },
+        { file: file.name, pointer: "" },
+      ),
+    ]);
   }
-  const definitionsKey = isJsonObject(value.$defs) ? "$defs" : isJsonObject(value.definitions) ? "definitions" : undefined;
-  if (!definitionsKey) throw new McpGenError([diagnostic("MCPG208", { found: "neither $defs nor definitions" }, { file: file.name, pointer: "" })]);
+  const definitionsKey = isJsonObject(value.$defs)
+    ? "$defs"
+    : isJsonObject(value.definitions)
+      ? "definitions"
+      : undefined;
+  if (!definitionsKey)
+    throw new McpGenError([
+      diagnostic(
+        "MCPG208",
+        { found: "neither $defs nor definitions" },
+        { file: file.name, pointer: "" },
+      ),
+    ]);
   const declared = typeof value.$schema === "string" ? DIALECT_URIS[value.$schema] : undefined;
-  return { file, dialect: declared ?? (definitionsKey === "$defs" ? "2020-12" : "draft-07"), definitionsKey, document: value };
+  return {
+    file,
+    dialect: declared ?? (definitionsKey === "$defs" ? "2020-12" : "draft-07"),
+    definitionsKey,
+    document: value,
+  };
 }
 
 /** The definitions object of a schema document. */
 export function definitionsOf(source: JsonSchemaSource): JsonObject {
   return source.document[source.definitionsKey] as JsonObject;
 }
-

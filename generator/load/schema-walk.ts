@@ -5,12 +5,27 @@
  */
 import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 
-const SINGLE = ["additionalProperties", "additionalItems", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedProperties", "unevaluatedItems"];
+const SINGLE = [
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+];
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
 /** Calls `visit` on `schema` and every subschema in it, depth first, with JSON pointers. */
-export function forEachSchema(schema: JsonValue, pointer: string, visit: (node: JsonObject, pointer: string) => void): void {
+export function forEachSchema(
+  schema: JsonValue,
+  pointer: string,
+  visit: (node: JsonObject, pointer: string) => void,
+): void {
   if (!isJsonObject(schema)) return;
   visit(schema, pointer);
   for (const [key, child, childPointer] of subschemaEntries(schema, pointer)) {
@@ -23,21 +38,35 @@ export function forEachSchema(schema: JsonValue, pointer: string, visit: (node: 
  * Rebuilds `schema` bottom-up: subschemas first, then `rewrite` on the node
  * with its rebuilt children. Returns new objects; never mutates the input.
  */
-export function mapSchema(schema: JsonValue, rewrite: (node: JsonObject, pointer: string) => JsonValue, pointer = ""): JsonValue {
+export function mapSchema(
+  schema: JsonValue,
+  rewrite: (node: JsonObject, pointer: string) => JsonValue,
+  pointer = "",
+): JsonValue {
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`);
   return rewrite(out, pointer);
 }
 
-function mapKeyword(key: string, value: JsonValue, rewrite: (node: JsonObject, pointer: string) => JsonValue, pointer: string): JsonValue {
-  if (SINGLE.includes(key) || (key === "items" && !Array.isArray(value))) return mapSchema(value, rewrite, pointer);
-  if ((LIST.includes(key) || key === "items") && Array.isArray(value)) return value.map((v, i) => mapSchema(v, rewrite, `${pointer}/${i}`));
+function mapKeyword(
+  key: string,
+  value: JsonValue,
+  rewrite: (node: JsonObject, pointer: string) => JsonValue,
+  pointer: string,
+): JsonValue {
+  if (SINGLE.includes(key) || (key === "items" && !Array.isArray(value)))
+    return mapSchema(value, rewrite, pointer);
+  if ((LIST.includes(key) || key === "items") && Array.isArray(value))
+    return value.map((v, i) => mapSchema(v, rewrite, `${pointer}/${i}`));
   if ((MAP.includes(key) || key === "dependencies") && isJsonObject(value)) {
     const out: JsonObject = {};
     for (const [name, v] of Object.entries(value)) {
       // draft-07 `dependencies` mixes schemas with arrays of property names.
-      out[name] = Array.isArray(v) ? v : mapSchema(v, rewrite, `${pointer}/${escapePointerSegment(name)}`);
+      out[name] = Array.isArray(v)
+        ? v
+        : mapSchema(v, rewrite, `${pointer}/${escapePointerSegment(name)}`);
     }
     return out;
   }
@@ -45,14 +74,20 @@ function mapKeyword(key: string, value: JsonValue, rewrite: (node: JsonObject, p
 }
 
 /** The direct subschemas of a node: `[keyword, subschema, pointer]`. */
-export function subschemaEntries(schema: JsonObject, pointer: string): Array<[string, JsonValue, string]> {
+export function subschemaEntries(
+  schema: JsonObject,
+  pointer: string,
+): Array<[string, JsonValue, string]> {
   const out: Array<[string, JsonValue, string]> = [];
   for (const [key, value] of Object.entries(schema)) {
     const here = `${pointer}/${escapePointerSegment(key)}`;
-    if (SINGLE.includes(key) || (key === "items" && !Array.isArray(value))) out.push([key, value, here]);
-    else if ((LIST.includes(key) || key === "items") && Array.isArray(value)) value.forEach((v, i) => out.push([key, v, `${here}/${i}`]));
+    if (SINGLE.includes(key) || (key === "items" && !Array.isArray(value)))
+      out.push([key, value, here]);
+    else if ((LIST.includes(key) || key === "items") && Array.isArray(value))
+      value.forEach((v, i) => out.push([key, v, `${here}/${i}`]));
     else if ((MAP.includes(key) || key === "dependencies") && isJsonObject(value)) {
-      for (const [name, v] of Object.entries(value)) if (!Array.isArray(v)) out.push([key, v, `${here}/${escapePointerSegment(name)}`]);
+      for (const [name, v] of Object.entries(value))
+        if (!Array.isArray(v)) out.push([key, v, `${here}/${escapePointerSegment(name)}`]);
     }
   }
   return out;

@@ -52,15 +52,20 @@ export interface TsDeclaration extends TsDoc {
 export interface SchemaTsFacts {
   readonly file: InputFile;
   /** `export const NAME = literal`. */
-  readonly constants: Readonly<Record<string, { readonly value: string | number; readonly line: number }>>;
+  readonly constants: Readonly<
+    Record<string, { readonly value: string | number; readonly line: number }>
+  >;
   /** `export type Name = A | B | "x" | string`, only aliases that are unions. */
-  readonly unions: Readonly<Record<string, { readonly members: readonly UnionMember[]; readonly line: number }>>;
+  readonly unions: Readonly<
+    Record<string, { readonly members: readonly UnionMember[]; readonly line: number }>
+  >;
   /** Every exported interface and type alias, with its members' docs. */
   readonly declarations: Readonly<Record<string, TsDeclaration>>;
 }
 
 /** A file of an extension manifest: relative to the manifest, or pinned upstream. */
-export type ManifestFile = string | { readonly path: string; readonly url: string; readonly sha256: string };
+export type ManifestFile =
+  string | { readonly path: string; readonly url: string; readonly sha256: string };
 
 /** An extension manifest (schema/extension-manifest.schema.json describes it; docs/extensions.md explains it). */
 export interface ExtensionManifest {
@@ -72,12 +77,30 @@ export interface ExtensionManifest {
   readonly schema: ManifestFile;
   readonly schemaTs?: ManifestFile;
   readonly resultTypes?: Readonly<Record<string, string>>;
-  readonly requests?: Readonly<Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both"; readonly result?: string }>>;
-  readonly notifications?: Readonly<Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both" }>>;
+  readonly requests?: Readonly<
+    Record<
+      string,
+      {
+        readonly direction?: "client-to-server" | "server-to-client" | "both";
+        readonly result?: string;
+      }
+    >
+  >;
+  readonly notifications?: Readonly<
+    Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both" }>
+  >;
   readonly returns?: Readonly<Record<string, readonly string[]>>;
-  readonly capability?: { readonly definition: string; readonly sides?: ReadonlyArray<"client" | "server"> };
+  readonly capability?: {
+    readonly definition: string;
+    readonly sides?: ReadonlyArray<"client" | "server">;
+  };
   readonly augments?: Readonly<Record<string, readonly string[]>>;
-  readonly errorCodes?: ReadonlyArray<{ readonly constant: string; readonly code: number; readonly doc?: string; readonly definition?: string }>;
+  readonly errorCodes?: ReadonlyArray<{
+    readonly constant: string;
+    readonly code: number;
+    readonly doc?: string;
+    readonly definition?: string;
+  }>;
 }
 
 /** An extension as loaded: its manifest and its parsed schema (and schema.ts facts). */

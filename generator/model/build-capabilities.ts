@@ -12,14 +12,26 @@ const SIDES = { ClientCapabilities: "client", ServerCapabilities: "server" } as 
 const MAX_DEPTH = 3;
 
 /** The capability tree of both sides, in schema order. */
-export function buildCapabilities(declarations: readonly Declaration[], sources: SourceSet): CapabilityNode[] {
+export function buildCapabilities(
+  declarations: readonly Declaration[],
+  sources: SourceSet,
+): CapabilityNode[] {
   const byName = new Map(declarations.map((d) => [d.name, d]));
   const out: CapabilityNode[] = [];
   for (const [definition, side] of Object.entries(SIDES)) {
     const decl = byName.get(definition);
     if (!decl) continue;
     const tsMembers = sources.schemaTs?.declarations[definition]?.members ?? {};
-    collect(decl.schema, [], side, decl.origin.file, decl.origin.pointer ?? "", byName, out, tsMembers);
+    collect(
+      decl.schema,
+      [],
+      side,
+      decl.origin.file,
+      decl.origin.pointer ?? "",
+      byName,
+      out,
+      tsMembers,
+    );
   }
   return out;
 }
@@ -41,8 +53,10 @@ function collect(
   for (const [name, child] of Object.entries(schema.properties)) {
     const childPath = [...path, name];
     const childPointer = `${pointer}/properties/${escapePointerSegment(name)}`;
-    const doc = isJsonObject(child) && typeof child.description === "string" ? child.description : undefined;
-    const deprecated = path.length === 0 ? tsMembers[escapePointerSegment(name)]?.deprecated : undefined;
+    const doc =
+      isJsonObject(child) && typeof child.description === "string" ? child.description : undefined;
+    const deprecated =
+      path.length === 0 ? tsMembers[escapePointerSegment(name)]?.deprecated : undefined;
     out.push({
       kind: "capability",
       side,

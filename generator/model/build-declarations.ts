@@ -4,7 +4,12 @@
  * `$ref` normalized to `#/$defs/<Name>` so later stages never care whether
  * the revision said `definitions` or `$defs`.
  */
-import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
+import {
+  escapePointerSegment,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../load/json.js";
 import { definitionsOf } from "../load/schema-json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import type { SourceSet } from "../load/types.js";
@@ -15,7 +20,9 @@ export const DEFS_PREFIX = "#/$defs/";
 
 /** `#/$defs/Name` → `Name`; undefined for anything else. */
 export function refName(ref: JsonValue | undefined): string | undefined {
-  return typeof ref === "string" && ref.startsWith(DEFS_PREFIX) ? decodeURIComponent(ref.slice(DEFS_PREFIX.length)) : undefined;
+  return typeof ref === "string" && ref.startsWith(DEFS_PREFIX)
+    ? decodeURIComponent(ref.slice(DEFS_PREFIX.length))
+    : undefined;
 }
 
 /** Builds the declarations of a source set. */
@@ -25,10 +32,13 @@ export function buildDeclarations(sources: Pick<SourceSet, "schema" | "schemaTs"
   return Object.entries(definitionsOf(schema)).map(([name, raw]) => {
     const normalized = normalizeRefs(raw, fromPrefix) as JsonSchema;
     const ts = sources.schemaTs?.declarations[name];
-    const description = isJsonObject(raw) && typeof raw.description === "string" ? raw.description : ts?.description;
+    const description =
+      isJsonObject(raw) && typeof raw.description === "string" ? raw.description : ts?.description;
     const literalMembers = literalMembersOf(name, raw, sources);
     const deprecatedMembers = Object.fromEntries(
-      Object.entries(ts?.members ?? {}).flatMap(([member, doc]) => (doc.deprecated !== undefined ? [[member, doc.deprecated]] : [])),
+      Object.entries(ts?.members ?? {}).flatMap(([member, doc]) =>
+        doc.deprecated !== undefined ? [[member, doc.deprecated]] : [],
+      ),
     );
     return {
       kind: "declaration",
@@ -39,8 +49,15 @@ export function buildDeclarations(sources: Pick<SourceSet, "schema" | "schemaTs"
       ...(ts?.deprecated !== undefined ? { deprecated: ts.deprecated } : {}),
       deprecatedMembers,
       ...(literalMembers ? { literalMembers } : {}),
-      openType: ts?.indexSignature === true || (isJsonObject(raw) && raw.additionalProperties !== undefined && raw.additionalProperties !== false),
-      origin: { file: schema.file.name, pointer: `/${schema.definitionsKey}/${escapePointerSegment(name)}` },
+      openType:
+        ts?.indexSignature === true ||
+        (isJsonObject(raw) &&
+          raw.additionalProperties !== undefined &&
+          raw.additionalProperties !== false),
+      origin: {
+        file: schema.file.name,
+        pointer: `/${schema.definitionsKey}/${escapePointerSegment(name)}`,
+      },
     } satisfies Declaration;
   });
 }
@@ -48,7 +65,9 @@ export function buildDeclarations(sources: Pick<SourceSet, "schema" | "schemaTs"
 function normalizeRefs(schema: JsonValue, fromPrefix: string): JsonValue {
   if (fromPrefix === DEFS_PREFIX) return schema;
   return mapSchema(schema, (node) =>
-    typeof node.$ref === "string" && node.$ref.startsWith(fromPrefix) ? { ...node, $ref: DEFS_PREFIX + node.$ref.slice(fromPrefix.length) } : node,
+    typeof node.$ref === "string" && node.$ref.startsWith(fromPrefix)
+      ? { ...node, $ref: DEFS_PREFIX + node.$ref.slice(fromPrefix.length) }
+      : node,
   );
 }
 
@@ -56,9 +75,14 @@ function normalizeRefs(schema: JsonValue, fromPrefix: string): JsonValue {
  * schema.ts sometimes knows the values of a string that schema.json only
  * types as `string` (`ResultType = "complete" | "input_required" | string`).
  */
-function literalMembersOf(name: string, raw: JsonValue, sources: Pick<SourceSet, "schemaTs">): LiteralMembers | undefined {
+function literalMembersOf(
+  name: string,
+  raw: JsonValue,
+  sources: Pick<SourceSet, "schemaTs">,
+): LiteralMembers | undefined {
   const union = sources.schemaTs?.unions[name];
-  if (!union || !isJsonObject(raw) || raw.type !== "string" || "enum" in raw || "const" in raw) return undefined;
+  if (!union || !isJsonObject(raw) || raw.type !== "string" || "enum" in raw || "const" in raw)
+    return undefined;
   const values: string[] = [];
   let open = false;
   for (const member of union.members) {
@@ -70,7 +94,10 @@ function literalMembersOf(name: string, raw: JsonValue, sources: Pick<SourceSet,
 }
 
 /** The declaration named `name`, or undefined. */
-export function findDeclaration(declarations: readonly Declaration[], name: string): Declaration | undefined {
+export function findDeclaration(
+  declarations: readonly Declaration[],
+  name: string,
+): Declaration | undefined {
   return declarations.find((d) => d.name === name);
 }
 

@@ -12,10 +12,24 @@ import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../load/json.js";
 import type { SourceSet } from "../load/types.js";
 import { refName } from "./build-declarations.js";
-import type { Declaration, Direction, NotificationNode, ParamsPresence, RequestNode, ResultBranch } from "./types.js";
+import type {
+  Declaration,
+  Direction,
+  NotificationNode,
+  ParamsPresence,
+  RequestNode,
+  ResultBranch,
+} from "./types.js";
 
-const REQUEST_CONTAINERS = { ClientRequest: "client", ServerRequest: "server", InputRequest: "input" } as const;
-const NOTIFICATION_CONTAINERS = { ClientNotification: "client", ServerNotification: "server" } as const;
+const REQUEST_CONTAINERS = {
+  ClientRequest: "client",
+  ServerRequest: "server",
+  InputRequest: "input",
+} as const;
+const NOTIFICATION_CONTAINERS = {
+  ClientNotification: "client",
+  ServerNotification: "server",
+} as const;
 type Sender = "client" | "server" | "input";
 
 /** Requests and notifications of a revision, sorted by method, plus any warnings. */
@@ -24,21 +38,29 @@ export function buildMethods(
   sources: SourceSet,
 ): { requests: RequestNode[]; notifications: NotificationNode[]; diagnostics: Diagnostic[] } {
   const byName = new Map(declarations.map((d) => [d.name, d]));
-  const containerNames = new Set([...Object.keys(REQUEST_CONTAINERS), ...Object.keys(NOTIFICATION_CONTAINERS)]);
+  const containerNames = new Set([
+    ...Object.keys(REQUEST_CONTAINERS),
+    ...Object.keys(NOTIFICATION_CONTAINERS),
+  ]);
   const senders = containerMembership(byName, sources);
   const diagnostics: Diagnostic[] = [];
   const classify: MethodClassifier = (decl) => {
     if (containerNames.has(decl.name)) return undefined;
     const sent = senders.get(decl.name) ?? new Set<Sender>();
-    const isRequest = sent.has("input") || decl.name.endsWith("Request") || hasRequestId(decl, byName);
+    const isRequest =
+      sent.has("input") || decl.name.endsWith("Request") || hasRequestId(decl, byName);
     return { isRequest, direction: directionOf(sent) };
   };
-  const nodes = methodNodes(declarations, byName, classify, (decl) => resultsOf(decl, byName, diagnostics));
+  const nodes = methodNodes(declarations, byName, classify, (decl) =>
+    resultsOf(decl, byName, diagnostics),
+  );
   return { ...nodes, diagnostics };
 }
 
 /** How a method definition is classified: request or notification, and who sends it. */
-export type MethodClassifier = (decl: Declaration) => { isRequest: boolean; direction: Direction } | undefined;
+export type MethodClassifier = (
+  decl: Declaration,
+) => { isRequest: boolean; direction: Direction } | undefined;
 
 /** What a request may return, and the `<X>ResultResponse` definition that says so, if any. */
 export interface RequestResults {
@@ -74,7 +96,14 @@ export function methodNodes(
     };
     if (kind.isRequest) {
       const { results, response } = resultsFor(decl);
-      requests.push({ kind: "request", ...common, direction: kind.direction, results, ...(response ? { responseDefinition: response } : {}), mrtr: false });
+      requests.push({
+        kind: "request",
+        ...common,
+        direction: kind.direction,
+        results,
+        ...(response ? { responseDefinition: response } : {}),
+        mrtr: false,
+      });
     } else {
       notifications.push({ kind: "notification", ...common, direction: kind.direction });
     }
@@ -94,9 +123,15 @@ function directionOf(sent: ReadonlySet<Sender>): Direction {
 }
 
 /** For each definition, which containers list it. */
-function containerMembership(byName: ReadonlyMap<string, Declaration>, sources: SourceSet): Map<string, Set<Sender>> {
+function containerMembership(
+  byName: ReadonlyMap<string, Declaration>,
+  sources: SourceSet,
+): Map<string, Set<Sender>> {
   const out = new Map<string, Set<Sender>>();
-  const containers = { ...REQUEST_CONTAINERS, ...NOTIFICATION_CONTAINERS } as Record<string, Sender>;
+  const containers = { ...REQUEST_CONTAINERS, ...NOTIFICATION_CONTAINERS } as Record<
+    string,
+    Sender
+  >;
   for (const [container, sender] of Object.entries(containers)) {
     for (const member of containerMembers(container, byName, sources)) {
       if (!out.has(member)) out.set(member, new Set());
@@ -111,16 +146,23 @@ function containerMembership(byName: ReadonlyMap<string, Declaration>, sources: 
  * (2026-07-28's ClientNotification is a copy of CancelledNotification), so
  * without schema.ts such a container is matched to the definition it equals.
  */
-function containerMembers(container: string, byName: ReadonlyMap<string, Declaration>, sources: SourceSet): string[] {
+function containerMembers(
+  container: string,
+  byName: ReadonlyMap<string, Declaration>,
+  sources: SourceSet,
+): string[] {
   const union = sources.schemaTs?.unions[container];
   if (union) return union.members.flatMap((m) => (m.kind === "reference" ? [m.name] : []));
   const decl = byName.get(container);
   if (!decl || typeof decl.schema !== "object") return [];
   const branches = decl.schema.anyOf ?? decl.schema.oneOf;
-  if (Array.isArray(branches)) return branches.flatMap((b) => (isJsonObject(b) && refName(b.$ref) ? [refName(b.$ref)!] : []));
+  if (Array.isArray(branches))
+    return branches.flatMap((b) => (isJsonObject(b) && refName(b.$ref) ? [refName(b.$ref)!] : []));
   const single = refName(decl.schema.$ref);
   if (single) return [single];
-  const twin = [...byName.values()].find((d) => d.name !== container && jsonEqual(stripDoc(d.schema), stripDoc(decl.schema)));
+  const twin = [...byName.values()].find(
+    (d) => d.name !== container && jsonEqual(stripDoc(d.schema), stripDoc(decl.schema)),
+  );
   return twin ? [twin.name] : [];
 }
 
@@ -131,13 +173,21 @@ function stripDoc(schema: JsonValue | boolean): JsonValue | boolean {
 }
 
 /** The `method` const of a definition, looking through `allOf` (extension style) too. */
-export function methodOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>): string | undefined {
+export function methodOf(
+  decl: Declaration,
+  byName: ReadonlyMap<string, Declaration>,
+): string | undefined {
   const method = propertyOf(decl.schema, "method", byName);
   return method && typeof method.const === "string" ? method.const : undefined;
 }
 
 /** A property schema, found directly, in an `allOf` member, or through a `$ref` (a few levels deep). */
-export function propertyOf(schema: unknown, property: string, byName: ReadonlyMap<string, Declaration>, depth = 0): JsonObject | undefined {
+export function propertyOf(
+  schema: unknown,
+  property: string,
+  byName: ReadonlyMap<string, Declaration>,
+  depth = 0,
+): JsonObject | undefined {
   if (!isJsonObject(schema) || depth > 4) return undefined;
   if (Array.isArray(schema.allOf)) {
     // Later allOf members refine earlier ones (`JSONRPCRequest`, then `{method: {const}}`): search from the end.
@@ -156,7 +206,10 @@ function hasRequestId(decl: Declaration, byName: ReadonlyMap<string, Declaration
   return propertyOf(decl.schema, "id", byName) !== undefined;
 }
 
-function paramsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>): { definition?: string; presence: ParamsPresence } {
+function paramsOf(
+  decl: Declaration,
+  byName: ReadonlyMap<string, Declaration>,
+): { definition?: string; presence: ParamsPresence } {
   const params = propertyOf(decl.schema, "params", byName);
   if (!params) return { presence: "absent" };
   const definition = refName(params.$ref);
@@ -165,10 +218,19 @@ function paramsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>): 
 }
 
 /** Whether `property` is in a `required` list of the schema or of one of its allOf members or references. */
-export function isRequired(schema: unknown, property: string, byName: ReadonlyMap<string, Declaration>, depth = 0): boolean {
+export function isRequired(
+  schema: unknown,
+  property: string,
+  byName: ReadonlyMap<string, Declaration>,
+  depth = 0,
+): boolean {
   if (!isJsonObject(schema) || depth > 4) return false;
   if (Array.isArray(schema.required) && schema.required.includes(property)) return true;
-  if (Array.isArray(schema.allOf) && schema.allOf.some((m) => isRequired(m, property, byName, depth + 1))) return true;
+  if (
+    Array.isArray(schema.allOf) &&
+    schema.allOf.some((m) => isRequired(m, property, byName, depth + 1))
+  )
+    return true;
   const target = refName(schema.$ref);
   return target ? isRequired(byName.get(target)?.schema, property, byName, depth + 1) : false;
 }
@@ -179,14 +241,27 @@ export function isRequired(schema: unknown, property: string, byName: ReadonlyMa
  * `<X>Result`, and requests with no result of their own (ping,
  * logging/setLevel, resources/subscribe) return EmptyResult.
  */
-function resultsOf(decl: Declaration, byName: ReadonlyMap<string, Declaration>, diagnostics: Diagnostic[]): RequestResults {
+function resultsOf(
+  decl: Declaration,
+  byName: ReadonlyMap<string, Declaration>,
+  diagnostics: Diagnostic[],
+): RequestResults {
   const base = decl.name.replace(/Request$/, "");
   const response = byName.get(`${base}ResultResponse`);
   if (response && typeof response.schema === "object") {
-    const result = isJsonObject(response.schema.properties) ? response.schema.properties.result : undefined;
-    const refs = isJsonObject(result) ? (Array.isArray(result.anyOf) ? result.anyOf : [result]) : [];
-    const names = refs.flatMap((r) => (isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : []));
-    if (names.length > 0) return { results: names.map((definition) => ({ definition })), response: response.name };
+    const result = isJsonObject(response.schema.properties)
+      ? response.schema.properties.result
+      : undefined;
+    const refs = isJsonObject(result)
+      ? Array.isArray(result.anyOf)
+        ? result.anyOf
+        : [result]
+      : [];
+    const names = refs.flatMap((r) =>
+      isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : [],
+    );
+    if (names.length > 0)
+      return { results: names.map((definition) => ({ definition })), response: response.name };
   }
   for (const candidate of [`${base}Result`, "EmptyResult"]) {
     if (byName.has(candidate)) return { results: [{ definition: candidate }] };

@@ -23,7 +23,9 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     protocolVersion: stringConstant(constants.LATEST_PROTOCOL_VERSION?.value) ?? sources.revision,
     jsonrpcVersion: stringConstant(constants.JSONRPC_VERSION?.value) ?? "2.0",
     dialect: sources.schema.dialect,
-    sources: [sources.schema.file, ...(sources.schemaTs ? [sources.schemaTs.file] : [])].map((f) => ({ name: f.name, sha256: f.sha256 })),
+    sources: [sources.schema.file, ...(sources.schemaTs ? [sources.schemaTs.file] : [])].map(
+      (f) => ({ name: f.name, sha256: f.sha256 }),
+    ),
     declarations,
     requests: methods.requests,
     notifications: methods.notifications,
@@ -34,9 +36,24 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     revisions: revisionSummaries(sources, methods),
     appliedPatches: [],
     extensions: [],
-    unknowns: sources.schemaTs ? [] : ["the literal members of string unions (such as ResultType)", "deprecations", "error code constant names"],
+    unknowns: sources.schemaTs
+      ? []
+      : [
+          "the literal members of string unions (such as ResultType)",
+          "deprecations",
+          "error code constant names",
+        ],
   };
-  const notes = model.unknowns.length > 0 ? [diagnostic("MCPG206", { what: listInWords(model.unknowns) }, { file: sources.schema.file.name })] : [];
+  const notes =
+    model.unknowns.length > 0
+      ? [
+          diagnostic(
+            "MCPG206",
+            { what: listInWords(model.unknowns) },
+            { file: sources.schema.file.name },
+          ),
+        ]
+      : [];
   return { model, diagnostics: [...methods.diagnostics, ...notes] };
 }
 
@@ -55,7 +72,9 @@ function envelopesOf(declarations: readonly Declaration[]): Envelopes {
 
 /** `["a", "b", "c"]` → `a, b and c`. */
 function listInWords(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return items.length <= 1
+    ? (items[0] ?? "")
+    : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 function stringConstant(value: string | number | undefined): string | undefined {
@@ -73,7 +92,15 @@ function declaredResultTypes(sources: SourceSet): ResultTypeNode[] {
   const doc = sources.schemaTs?.declarations.ResultType?.description ?? "";
   return union.members.flatMap((m) =>
     m.kind === "literal" && typeof m.value === "string"
-      ? [{ kind: "result-type", value: m.value, ...docLine(doc, m.value), definitions: [], origin: { file: sources.schemaTs!.file.name, line: union.line } } satisfies ResultTypeNode]
+      ? [
+          {
+            kind: "result-type",
+            value: m.value,
+            ...docLine(doc, m.value),
+            definitions: [],
+            origin: { file: sources.schemaTs!.file.name, line: union.line },
+          } satisfies ResultTypeNode,
+        ]
       : [],
   );
 }
@@ -84,11 +111,21 @@ function docLine(doc: string, value: string): { doc?: string } {
 }
 
 /** What each known revision defines (from the registry), oldest first; a custom spec is added from its own model. */
-function revisionSummaries(sources: SourceSet, own: ReturnType<typeof buildMethods>): RevisionSummary[] {
+function revisionSummaries(
+  sources: SourceSet,
+  own: ReturnType<typeof buildMethods>,
+): RevisionSummary[] {
   const known = knownRevisions(sources.registry).map((revision) => {
     const entry = sources.registry.revisions[revision]!;
     return { revision, methods: entry.methods, notifications: entry.notifications };
   });
   if (sources.known) return known;
-  return [...known, { revision: sources.revision, methods: own.requests.map((r) => r.method), notifications: own.notifications.map((n) => n.method) }];
+  return [
+    ...known,
+    {
+      revision: sources.revision,
+      methods: own.requests.map((r) => r.method),
+      notifications: own.notifications.map((n) => n.method),
+    },
+  ];
 }

@@ -188,7 +188,10 @@ export interface MergedExtension {
   /** The resultType values it adds. */
   readonly resultTypes: readonly string[];
   /** Its settings under `capabilities.extensions[id]`: the definition and which sides declare it. */
-  readonly capability?: { readonly definition: string; readonly sides: ReadonlyArray<"client" | "server"> };
+  readonly capability?: {
+    readonly definition: string;
+    readonly sides: ReadonlyArray<"client" | "server">;
+  };
 }
 
 /** A patch the passes applied, reported to the user. */
@@ -251,5 +254,7 @@ export interface PassContext {
 
 /** Convenience: a schema node as an object, or undefined for boolean schemas. */
 export function schemaObject(schema: JsonSchema | JsonValue | undefined): JsonObject | undefined {
-  return typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as JsonObject) : undefined;
+  return typeof schema === "object" && schema !== null && !Array.isArray(schema)
+    ? (schema as JsonObject)
+    : undefined;
 }

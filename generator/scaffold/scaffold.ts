@@ -67,7 +67,8 @@ export function packageNameProblem(name: string): string | undefined {
   if (name.length > 214) return "it is longer than 214 characters";
   if (name !== name.toLowerCase()) return "it has uppercase letters";
   if (/^[._]/.test(name)) return "it starts with . or _";
-  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(name)) return "it has characters npm does not allow";
+  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(name))
+    return "it has characters npm does not allow";
   if (["node_modules", "favicon.ico"].includes(name)) return "npm reserves it";
   return undefined;
 }
@@ -76,7 +77,17 @@ export function packageNameProblem(name: string): string | undefined {
 function checkTarget(dir: string): void {
   if (isAbsolute(dir)) return;
   const inside = relative(process.cwd(), resolve(dir));
-  if (inside.startsWith("..") || isAbsolute(inside)) throw new McpGenError([diagnostic("MCPG707", { dir, reason: "it is outside the current folder (write the absolute path if you mean it)" }, { file: dir })]);
+  if (inside.startsWith("..") || isAbsolute(inside))
+    throw new McpGenError([
+      diagnostic(
+        "MCPG707",
+        {
+          dir,
+          reason: "it is outside the current folder (write the absolute path if you mean it)",
+        },
+        { file: dir },
+      ),
+    ]);
 }
 
 /** A tools file's text; a file that cannot be read is the user's to fix (MCPG701), not a crash. */
@@ -84,24 +95,62 @@ function readToolsFile(path: string, shown = path): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    throw new McpGenError([diagnostic("MCPG701", { reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }, { file: shown })]);
+    throw new McpGenError([
+      diagnostic(
+        "MCPG701",
+        {
+          reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        },
+        { file: shown },
+      ),
+    ]);
   }
 }
 
 /** Builds every file of a new project; nothing is written. */
-export async function scaffoldServer(options: ServerScaffoldOptions): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
+export async function scaffoldServer(
+  options: ServerScaffoldOptions,
+): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
   checkTarget(options.dir);
   const revision = options.spec ?? FIRST_SCAFFOLDED;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED) throw new McpGenError([diagnostic("MCPG709", { revision }, { file: "--spec" })]);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED)
+    throw new McpGenError([diagnostic("MCPG709", { revision }, { file: "--spec" })]);
   const name = options.name ?? basename(resolve(options.dir));
   const problem = packageNameProblem(name);
-  if (problem) throw new McpGenError([diagnostic("MCPG708", { name, reason: problem }, { file: options.name ? "--name" : options.dir })]);
+  if (problem)
+    throw new McpGenError([
+      diagnostic(
+        "MCPG708",
+        { name, reason: problem },
+        { file: options.name ? "--name" : options.dir },
+      ),
+    ]);
   const example = options.example ?? "minimal";
   const extensions = (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir));
-  const settings: ProjectSettings = { kind: "server", revision, extensions, tools: "tools.json", example, transport: options.transport ?? "both" };
-  const toolsText = options.tools ? readToolsFile(options.tools) : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
-  const tools = readTools(parseJsonText(toolsText, options.tools ?? "tools.json"), options.tools ?? "tools.json");
-  const own = userFiles(settings, options.dir, name, tools, toolsText, example, options.tools !== undefined);
+  const settings: ProjectSettings = {
+    kind: "server",
+    revision,
+    extensions,
+    tools: "tools.json",
+    example,
+    transport: options.transport ?? "both",
+  };
+  const toolsText = options.tools
+    ? readToolsFile(options.tools)
+    : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
+  const tools = readTools(
+    parseJsonText(toolsText, options.tools ?? "tools.json"),
+    options.tools ?? "tools.json",
+  );
+  const own = userFiles(
+    settings,
+    options.dir,
+    name,
+    tools,
+    toolsText,
+    example,
+    options.tools !== undefined,
+  );
   const generated = await generatedFiles(settings, options.dir, tools, options.sources);
   return { files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)), settings };
 }
@@ -135,29 +184,57 @@ interface ProjectExtension {
 
 function projectExtensions(settings: ProjectSettings, projectDir: string): ProjectExtension[] {
   return settings.extensions.map((entry) => {
-    const isKnown = knownExtensions().some((k) => k.manifest.name === entry || k.manifest.id === entry);
+    const isKnown = knownExtensions().some(
+      (k) => k.manifest.name === entry || k.manifest.id === entry,
+    );
     const ref = isKnown ? entry : resolve(projectDir, entry);
     const { manifest, known } = findManifest(ref);
-    const serverSide = manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
+    const serverSide =
+      manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
     const requests = Object.entries(manifest.requests ?? {})
       .filter(([, r]) => (r.direction ?? "client-to-server") !== "server-to-client")
       .map(([method]) => method)
       .sort();
-    return { ref, known, id: manifest.id, name: manifest.name, ...(serverSide ? { capability: manifest.capability!.definition } : {}), requests };
+    return {
+      ref,
+      known,
+      id: manifest.id,
+      name: manifest.name,
+      ...(serverSide ? { capability: manifest.capability!.definition } : {}),
+      requests,
+    };
   });
 }
 
 /** The user's own files: templates rendered with a small view model, example sources copied. */
-function userFiles(settings: ProjectSettings, projectDir: string, name: string, tools: readonly ToolSpec[], toolsText: string, example: string, ownTools: boolean): EmittedFile[] {
+function userFiles(
+  settings: ProjectSettings,
+  projectDir: string,
+  name: string,
+  tools: readonly ToolSpec[],
+  toolsText: string,
+  example: string,
+  ownTools: boolean,
+): EmittedFile[] {
   const extensions = projectExtensions(settings, projectDir);
   const view = {
     name,
     revision: settings.revision,
-    extensions: extensions.map((e) => ({ id: e.id, name: e.name, capability: e.capability, requests: e.requests.map((method) => ({ method })) })),
+    extensions: extensions.map((e) => ({
+      id: e.id,
+      name: e.name,
+      capability: e.capability,
+      requests: e.requests.map((method) => ({ method })),
+    })),
     http: settings.transport !== "stdio",
     stdio: settings.transport !== "http",
     both: settings.transport === "both",
-    tools: tools.map((t) => ({ name: t.name, key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name), namespace: toolNamespace(t.name), description: (t.description ?? t.name).replace(/\*\//g, "* /") })),
+    tools: tools.map((t) => ({
+      name: t.name,
+      key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+      namespace: toolNamespace(t.name),
+      description: (t.description ?? t.name).replace(/\*\//g, "* /"),
+    })),
   };
   const files: EmittedFile[] = [];
   const base = templatesDir("server");
@@ -172,7 +249,10 @@ function userFiles(settings: ProjectSettings, projectDir: string, name: string, 
     if (path === "tools.json" || (ownTools && path === "src/tools.ts")) continue;
     replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
   }
-  files.push({ path: "tools.json", contents: toolsText.endsWith("\n") ? toolsText : `${toolsText}\n` });
+  files.push({
+    path: "tools.json",
+    contents: toolsText.endsWith("\n") ? toolsText : `${toolsText}\n`,
+  });
   files.push({ path: SETTINGS_FILE, contents: `${JSON.stringify(settings, null, 2)}\n` });
   return files;
 }
@@ -210,22 +290,52 @@ function render(template: string, view: object): string {
  * downloaded; generated otherwise), the legacy revision's module, the
  * tools module, and the runtime.
  */
-export async function generatedFiles(settings: ProjectSettings, projectDir: string, tools: readonly ToolSpec[], sources?: SchemaSources): Promise<EmittedFile[]> {
+export async function generatedFiles(
+  settings: ProjectSettings,
+  projectDir: string,
+  tools: readonly ToolSpec[],
+  sources?: SchemaSources,
+): Promise<EmittedFile[]> {
   const extensions = projectExtensions(settings, projectDir);
   const folder = [settings.revision, ...extensions.map((e) => e.name)].join("+");
   const regenerate = "npx mcp-gen generate (in the project folder; settings in mcp-gen.json)";
   const reuse = extensions.every((e) => e.known);
-  const protocol = await protocolFiles(settings.revision, extensions.map((e) => e.ref), folder, regenerate, reuse, sources);
-  const legacy = await protocolFiles(LEGACY_REVISION, [], LEGACY_REVISION, regenerate, true, sources);
+  const protocol = await protocolFiles(
+    settings.revision,
+    extensions.map((e) => e.ref),
+    folder,
+    regenerate,
+    reuse,
+    sources,
+  );
+  const legacy = await protocolFiles(
+    LEGACY_REVISION,
+    [],
+    LEGACY_REVISION,
+    regenerate,
+    true,
+    sources,
+  );
   const version = packageVersion();
   const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
   const index = {
     path: "src/generated/protocol.gen.ts",
     contents: `${banner}\n/** The revision this server serves, the one it serves legacy (initialize) clients with, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n`,
   };
-  const toolFiles = (await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
-  const formatted = await formatFiles([index, ...toolFiles.filter((f) => !f.path.includes("tool-validators"))]);
-  return [...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })), ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })), ...formatted, ...toolFiles.filter((f) => f.path.includes("tool-validators")), ...runtimeFiles(version)];
+  const toolFiles = (
+    await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")
+  ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
+  const formatted = await formatFiles([
+    index,
+    ...toolFiles.filter((f) => !f.path.includes("tool-validators")),
+  ]);
+  return [
+    ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
+    ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),
+    ...formatted,
+    ...toolFiles.filter((f) => f.path.includes("tool-validators")),
+    ...runtimeFiles(version),
+  ];
 }
 
 /**
@@ -233,14 +343,33 @@ export async function generatedFiles(settings: ProjectSettings, projectDir: stri
  * is one and every extension is a known one (a user's extension may share a
  * known one's name), else freshly generated.
  */
-async function protocolFiles(revision: string, extensions: readonly string[], folder: string, regenerate: string, reuse: boolean, sources?: SchemaSources): Promise<EmittedFile[]> {
+async function protocolFiles(
+  revision: string,
+  extensions: readonly string[],
+  folder: string,
+  regenerate: string,
+  reuse: boolean,
+  sources?: SchemaSources,
+): Promise<EmittedFile[]> {
   const committed = join(packageRoot(), "generated", folder);
   if (reuse && existsSync(committed)) {
     return readdirSync(committed)
       .sort()
-      .map((path) => ({ path, contents: readFileSync(join(committed, path), "utf8").replace(/^ \* Regenerate: .*$/m, ` * Regenerate: ${regenerate}`) }));
+      .map((path) => ({
+        path,
+        contents: readFileSync(join(committed, path), "utf8").replace(
+          /^ \* Regenerate: .*$/m,
+          ` * Regenerate: ${regenerate}`,
+        ),
+      }));
   }
-  const result = await generate({ spec: revision, extensions, out: `src/generated/${folder}`, regenerateCommand: regenerate, ...(sources ? { sources } : {}) });
+  const result = await generate({
+    spec: revision,
+    extensions,
+    out: `src/generated/${folder}`,
+    regenerateCommand: regenerate,
+    ...(sources ? { sources } : {}),
+  });
   return [...result.files];
 }
 
@@ -259,11 +388,27 @@ function runtimeFiles(version: string): EmittedFile[] {
 /** Reads a project's mcp-gen.json. */
 export function readSettings(projectDir: string): ProjectSettings {
   const file = join(projectDir, SETTINGS_FILE);
-  if (!existsSync(file)) throw new McpGenError([diagnostic("MCPG710", { file, reason: "not found" }, { file })]);
+  if (!existsSync(file))
+    throw new McpGenError([diagnostic("MCPG710", { file, reason: "not found" }, { file })]);
   const value = parseJsonText(readFileSync(file, "utf8"), file) as unknown as ProjectSettings;
   const extensions = value.extensions as unknown;
-  if (value.kind !== "server" || typeof value.revision !== "string" || typeof value.tools !== "string" || !Array.isArray(extensions) || !extensions.every((e) => typeof e === "string")) {
-    throw new McpGenError([diagnostic("MCPG710", { file, reason: 'it needs kind "server", a revision, a tools file and an array of extensions' }, { file })]);
+  if (
+    value.kind !== "server" ||
+    typeof value.revision !== "string" ||
+    typeof value.tools !== "string" ||
+    !Array.isArray(extensions) ||
+    !extensions.every((e) => typeof e === "string")
+  ) {
+    throw new McpGenError([
+      diagnostic(
+        "MCPG710",
+        {
+          file,
+          reason: 'it needs kind "server", a revision, a tools file and an array of extensions',
+        },
+        { file },
+      ),
+    ]);
   }
   return value;
 }
@@ -273,16 +418,33 @@ export function readSettings(projectDir: string): ProjectSettings {
  * tools.json (`mcp-gen generate` in the project folder); with `check`,
  * only reports what differs. The user's files are never written.
  */
-export async function regenerateProject(projectDir: string, options: { check?: boolean; sources?: SchemaSources } = {}): Promise<{ files: EmittedFile[]; stale: StaleFile[] }> {
+export async function regenerateProject(
+  projectDir: string,
+  options: { check?: boolean; sources?: SchemaSources } = {},
+): Promise<{ files: EmittedFile[]; stale: StaleFile[] }> {
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
-  const tools = readTools(parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools), settings.tools);
+  const tools = readTools(
+    parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools),
+    settings.tools,
+  );
   const files = await generatedFiles(settings, projectDir, tools, options.sources);
   const groups = [
     { dir: "src/generated", files: files.filter((f) => f.path.startsWith("src/generated/")) },
-    { dir: "src/mcp-gen/runtime", files: files.filter((f) => f.path.startsWith("src/mcp-gen/runtime/")) },
-  ].map((g) => ({ ...g, files: g.files.map((f) => ({ ...f, path: f.path.slice(g.dir.length + 1) })) }));
-  const stale = groups.flatMap((g) => checkOutput(join(projectDir, g.dir), g.files).map((s) => ({ ...s, path: `${g.dir}/${s.path}` })));
+    {
+      dir: "src/mcp-gen/runtime",
+      files: files.filter((f) => f.path.startsWith("src/mcp-gen/runtime/")),
+    },
+  ].map((g) => ({
+    ...g,
+    files: g.files.map((f) => ({ ...f, path: f.path.slice(g.dir.length + 1) })),
+  }));
+  const stale = groups.flatMap((g) =>
+    checkOutput(join(projectDir, g.dir), g.files).map((s) => ({
+      ...s,
+      path: `${g.dir}/${s.path}`,
+    })),
+  );
   if (!options.check) for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
   return { files, stale };
 }

@@ -17,7 +17,12 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { layOut } from "../emit/compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
 import { jsDoc, literal, propertyKey } from "../emit/names.js";
-import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
+import {
+  escapePointerSegment,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
@@ -34,7 +39,10 @@ export interface ToolSpec {
 
 /** The module paths inside `src/generated/`. */
 export const TOOLS_MODULE = "tools.gen.ts";
-const VALIDATOR_MODULES = { "2020-12": "tool-validators-2020.gen.ts", "draft-07": "tool-validators-draft-07.gen.ts" } as const;
+const VALIDATOR_MODULES = {
+  "2020-12": "tool-validators-2020.gen.ts",
+  "draft-07": "tool-validators-draft-07.gen.ts",
+} as const;
 
 const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
   "https://json-schema.org/draft/2020-12/schema": "2020-12",
@@ -49,19 +57,51 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export function readTools(value: unknown, file: string): ToolSpec[] {
   const problems: Diagnostic[] = [];
   const where = (pointer: string) => ({ file, pointer });
-  if (!Array.isArray(value)) throw new McpGenError([diagnostic("MCPG701", { reason: "tools.json must be an array of tool definitions" }, where(""))]);
+  if (!Array.isArray(value))
+    throw new McpGenError([
+      diagnostic(
+        "MCPG701",
+        { reason: "tools.json must be an array of tool definitions" },
+        where(""),
+      ),
+    ]);
   const names = new Set<string>();
   value.forEach((tool, i) => {
     const at = `/${i}`;
-    if (!isJsonObject(tool)) return problems.push(diagnostic("MCPG701", { reason: "a tool must be an object" }, where(at)));
-    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)) problems.push(diagnostic("MCPG702", { name: String(tool.name) }, where(`${at}/name`)));
-    else if (names.has(tool.name)) problems.push(diagnostic("MCPG701", { reason: `tool ${tool.name} is defined twice` }, where(`${at}/name`)));
+    if (!isJsonObject(tool))
+      return problems.push(
+        diagnostic("MCPG701", { reason: "a tool must be an object" }, where(at)),
+      );
+    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name))
+      problems.push(diagnostic("MCPG702", { name: String(tool.name) }, where(`${at}/name`)));
+    else if (names.has(tool.name))
+      problems.push(
+        diagnostic(
+          "MCPG701",
+          { reason: `tool ${tool.name} is defined twice` },
+          where(`${at}/name`),
+        ),
+      );
     else names.add(tool.name);
-    if (tool.description !== undefined && typeof tool.description !== "string") problems.push(diagnostic("MCPG701", { reason: "description must be a string" }, where(`${at}/description`)));
+    if (tool.description !== undefined && typeof tool.description !== "string")
+      problems.push(
+        diagnostic(
+          "MCPG701",
+          { reason: "description must be a string" },
+          where(`${at}/description`),
+        ),
+      );
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = tool[key];
       if (schema === undefined && key === "outputSchema") continue;
-      if (!isJsonObject(schema) || schema.type !== "object") problems.push(diagnostic("MCPG701", { reason: `${key} must be a JSON Schema with "type": "object"` }, where(`${at}/${key}`)));
+      if (!isJsonObject(schema) || schema.type !== "object")
+        problems.push(
+          diagnostic(
+            "MCPG701",
+            { reason: `${key} must be a JSON Schema with "type": "object"` },
+            where(`${at}/${key}`),
+          ),
+        );
       else problems.push(...schemaProblems(schema, file, `${at}/${key}`));
     }
     return undefined;
@@ -72,22 +112,44 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
 
 /** The dialect of a tool schema: 2020-12 unless it declares draft-07. */
 export function dialectOf(schema: JsonObject): "2020-12" | "draft-07" | undefined {
-  return schema.$schema === undefined ? "2020-12" : typeof schema.$schema === "string" ? DIALECTS[schema.$schema] : undefined;
+  return schema.$schema === undefined
+    ? "2020-12"
+    : typeof schema.$schema === "string"
+      ? DIALECTS[schema.$schema]
+      : undefined;
 }
 
 function schemaProblems(schema: JsonObject, file: string, pointer: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const dialect = dialectOf(schema);
-  if (!dialect) out.push(diagnostic("MCPG703", { dialect: String(schema.$schema) }, { file, pointer: `${pointer}/$schema` }));
+  if (!dialect)
+    out.push(
+      diagnostic(
+        "MCPG703",
+        { dialect: String(schema.$schema) },
+        { file, pointer: `${pointer}/$schema` },
+      ),
+    );
   let count = 0;
   let deepest = 0;
   forEachSchema(schema, pointer, (node, at) => {
     count++;
     deepest = Math.max(deepest, at.split("/").length - pointer.split("/").length);
-    if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
+    if (typeof node.$ref === "string" && !node.$ref.startsWith("#"))
+      out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
   });
   if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
-    out.push(diagnostic("MCPG705", { subschemas: count, depth: Math.ceil(deepest / 2), limits: `${LIMITS.subschemas} subschemas, depth ${LIMITS.depth}` }, { file, pointer }));
+    out.push(
+      diagnostic(
+        "MCPG705",
+        {
+          subschemas: count,
+          depth: Math.ceil(deepest / 2),
+          limits: `${LIMITS.subschemas} subschemas, depth ${LIMITS.depth}`,
+        },
+        { file, pointer },
+      ),
+    );
   }
   if (out.length === 0 && dialect) {
     const problem = compileProblem(schema, dialect);
@@ -97,7 +159,14 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
 }
 
 /** ajv's options for tool schemas: lenient about unknown keywords (annotations such as x-mcp-header), formats not checked. */
-const AJV_OPTIONS: Options = { strict: false, allowUnionTypes: true, validateFormats: false, allErrors: false, messages: false, inlineRefs: false };
+const AJV_OPTIONS: Options = {
+  strict: false,
+  allowUnionTypes: true,
+  validateFormats: false,
+  allErrors: false,
+  messages: false,
+  inlineRefs: false,
+};
 
 function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
   return dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
@@ -129,39 +198,69 @@ export function toolNamespace(name: string): string {
 }
 
 /** Emits tools.gen.ts and the validator modules it imports. */
-export async function emitToolsModule(tools: readonly ToolSpec[], bannerText: string, runtimeImport: string, protocolImport: string): Promise<EmittedFile[]> {
+export async function emitToolsModule(
+  tools: readonly ToolSpec[],
+  bannerText: string,
+  runtimeImport: string,
+  protocolImport: string,
+): Promise<EmittedFile[]> {
   const validators = compileValidators(tools, protocolImport);
   const file = new TsFileBuilder(TOOLS_MODULE)
     .importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult")
     .importValues(protocolImport, "runValidator");
   for (const [dialect, module] of Object.entries(VALIDATOR_MODULES)) {
-    if (validators.files.some((f) => f.path === module)) file.importNamespace(`./${module.replace(/\.ts$/, ".js")}`, dialect === "2020-12" ? "checks2020" : "checks07", false);
+    if (validators.files.some((f) => f.path === module))
+      file.importNamespace(
+        `./${module.replace(/\.ts$/, ".js")}`,
+        dialect === "2020-12" ? "checks2020" : "checks07",
+        false,
+      );
   }
   for (const tool of tools) file.add(await toolTypes(tool));
-  file.add(`${jsDoc("Every tool, as tools/list shows it (from tools.json).")}export const TOOLS = ${JSON.stringify(tools, null, 2)} as const;`);
+  file.add(
+    `${jsDoc("Every tool, as tools/list shows it (from tools.json).")}export const TOOLS = ${JSON.stringify(tools, null, 2)} as const;`,
+  );
   file.add(argumentsMap(tools));
   file.add(CHECK_ADAPTER);
-  file.add(`${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}export const TOOL_CHECKS: { readonly [name: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck } } = {\n${tools.map((t) => `  ${propertyKey(t.name)}: ${validators.checks.get(t.name)},`).join("\n")}\n};`);
+  file.add(
+    `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}export const TOOL_CHECKS: { readonly [name: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck } } = {\n${tools.map((t) => `  ${propertyKey(t.name)}: ${validators.checks.get(t.name)},`).join("\n")}\n};`,
+  );
   file.add(HANDLERS);
-  return [file.build(bannerText), ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` }))];
+  return [
+    file.build(bannerText),
+    ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
+  ];
 }
 
 async function toolTypes(tool: ToolSpec): Promise<string> {
   const ns = toolNamespace(tool.name);
   const args = await typeOf(tool.inputSchema, "Arguments");
-  const output = tool.outputSchema ? await typeOf(tool.outputSchema, "StructuredContent") : "export type StructuredContent = unknown;";
+  const output = tool.outputSchema
+    ? await typeOf(tool.outputSchema, "StructuredContent")
+    : "export type StructuredContent = unknown;";
   return `${jsDoc(`Types of tool ${literal(tool.name)}.`)}export namespace ${ns} {\n${args}\n${output}\n}`;
 }
 
 async function typeOf(schema: JsonObject, name: string): Promise<string> {
   const { $schema: _s, $id: _i, title: _t, ...rest } = schema;
-  const source = await compile(rest as JSONSchema, name, { bannerComment: "", format: false, additionalProperties: false, unknownAny: true, strictIndexSignatures: false, $refOptions: { resolve: { external: false, file: false, http: false } } });
+  const source = await compile(rest as JSONSchema, name, {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unknownAny: true,
+    strictIndexSignatures: false,
+    $refOptions: { resolve: { external: false, file: false, http: false } },
+  });
   return source.trim();
 }
 
 function argumentsMap(tools: readonly ToolSpec[]): string {
-  const args = tools.map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.Arguments;`).join("\n");
-  const outputs = tools.map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.StructuredContent;`).join("\n");
+  const args = tools
+    .map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.Arguments;`)
+    .join("\n");
+  const outputs = tools
+    .map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.StructuredContent;`)
+    .join("\n");
   return `${jsDoc("The arguments of each tool, by name.")}export interface ToolArguments {\n${args}\n}\n\n${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}export interface ToolOutputs {\n${outputs}\n}`;
 }
 
@@ -190,15 +289,24 @@ const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
  * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
  * that wrap each compiled function as a SchemaCheck.
  */
-function compileValidators(tools: readonly ToolSpec[], protocolImport: string): { files: EmittedFile[]; checks: Map<string, string> } {
-  const groups = { "2020-12": [] as Array<{ id: string; schema: JsonObject }>, "draft-07": [] as Array<{ id: string; schema: JsonObject }> };
+function compileValidators(
+  tools: readonly ToolSpec[],
+  protocolImport: string,
+): { files: EmittedFile[]; checks: Map<string, string> } {
+  const groups = {
+    "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
+    "draft-07": [] as Array<{ id: string; schema: JsonObject }>,
+  };
   const checks = new Map<string, string>();
   tools.forEach((tool, i) => {
     const entry = (schema: JsonObject, kind: "input" | "output") => {
       const dialect = dialectOf(schema)!;
       const id = `tool${i}_${kind}`;
       const { $schema: _s, ...rest } = schema;
-      groups[dialect].push({ id, schema: { ...rest, $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}` } });
+      groups[dialect].push({
+        id,
+        schema: { ...rest, $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}` },
+      });
       return `check(${dialect === "2020-12" ? "checks2020" : "checks07"}.${id})`;
     };
     const input = entry(tool.inputSchema, "input");
@@ -206,13 +314,26 @@ function compileValidators(tools: readonly ToolSpec[], protocolImport: string): 
     checks.set(tool.name, `{ arguments: ${input}${output ? `, output: ${output}` : ""} }`);
   });
   const files: EmittedFile[] = [];
-  for (const [dialect, entries] of Object.entries(groups) as Array<["2020-12" | "draft-07", typeof groups["2020-12"]]>) {
+  for (const [dialect, entries] of Object.entries(groups) as Array<
+    ["2020-12" | "draft-07", (typeof groups)["2020-12"]]
+  >) {
     if (entries.length === 0) continue;
-    const ajv = createAjv(dialect, { ...AJV_OPTIONS, code: { source: true, esm: true, lines: true } });
+    const ajv = createAjv(dialect, {
+      ...AJV_OPTIONS,
+      code: { source: true, esm: true, lines: true },
+    });
     for (const e of entries) ajv.addSchema(e.schema as never);
-    const { code, helpers } = replaceRuntimeRequires(standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string]))));
-    const imports = helpers.length > 0 ? `import { ${helpers.join(", ")} } from ${literal(protocolImport)};\n\n` : "";
-    files.push({ path: VALIDATOR_MODULES[dialect], contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${imports}${layOut(code.replace(/^"use strict";/, ""))}\n` });
+    const { code, helpers } = replaceRuntimeRequires(
+      standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string]))),
+    );
+    const imports =
+      helpers.length > 0
+        ? `import { ${helpers.join(", ")} } from ${literal(protocolImport)};\n\n`
+        : "";
+    files.push({
+      path: VALIDATOR_MODULES[dialect],
+      contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${imports}${layOut(code.replace(/^"use strict";/, ""))}\n`,
+    });
   }
   return { files, checks };
 }
@@ -222,7 +343,12 @@ function replaceRuntimeRequires(code: string): { code: string; helpers: string[]
   const helpers = Object.keys(RUNTIME_HELPERS).filter((call) => code.includes(call));
   const out = helpers.reduce((text, call) => text.split(call).join(RUNTIME_HELPERS[call]!), code);
   const leftover = /require\("[^"]+"\)/.exec(out);
-  if (leftover) throw new McpGenError([diagnostic("MCPG706", { reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline` })]);
+  if (leftover)
+    throw new McpGenError([
+      diagnostic("MCPG706", {
+        reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline`,
+      }),
+    ]);
   return { code: out, helpers: helpers.map((call) => RUNTIME_HELPERS[call]!).sort() };
 }
 

@@ -46,7 +46,11 @@ class HelperThread {
     this.worker = new Worker(url);
     this.worker.on("message", (reply: TaskReply) => this.settle(reply));
     this.worker.on("error", (error) => this.failAll(error));
-    this.worker.on("exit", (code) => this.failAll(new Error(`mcp-gen's helper thread exited (code ${code}) with tasks unfinished`)));
+    this.worker.on("exit", (code) =>
+      this.failAll(
+        new Error(`mcp-gen's helper thread exited (code ${code}) with tasks unfinished`),
+      ),
+    );
     // Not yet on the idle timer: started early, it is still loading for a first task that is on its way.
     this.worker.unref();
   }
@@ -68,7 +72,10 @@ class HelperThread {
     this.pending.delete(reply.id);
     if ("value" in reply) pending.resolve(reply.value);
     else if ("diagnostics" in reply) pending.reject(new McpGenError(reply.diagnostics));
-    else pending.reject(Object.assign(new Error(reply.failure.message), { stack: reply.failure.stack }));
+    else
+      pending.reject(
+        Object.assign(new Error(reply.failure.message), { stack: reply.failure.stack }),
+      );
     if (this.pending.size === 0) this.becomeIdle();
   }
 
@@ -109,7 +116,10 @@ export function startHelperThread(): void {
 }
 
 /** Runs a task on the helper thread when there is one, in-process otherwise. */
-export async function runTask<N extends TaskName>(name: N, input: TaskInput<N>): Promise<TaskOutput<N>> {
+export async function runTask<N extends TaskName>(
+  name: N,
+  input: TaskInput<N>,
+): Promise<TaskOutput<N>> {
   startHelperThread();
   if (!helper) return (TASKS[name] as (input: TaskInput<N>) => Promise<TaskOutput<N>>)(input);
   return helper.run(name, input) as Promise<TaskOutput<N>>;

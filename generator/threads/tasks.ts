@@ -12,9 +12,11 @@ const validatorCompiler = () => import("../emit/compile-validators.js");
 
 export const TASKS = {
   /** schema.ts through ts-morph (which bundles all of TypeScript). */
-  readSchemaTs: async (file: InputFile): Promise<SchemaTsFacts> => (await schemaTsReader()).readSchemaTs(file),
+  readSchemaTs: async (file: InputFile): Promise<SchemaTsFacts> =>
+    (await schemaTsReader()).readSchemaTs(file),
   /** ajv standalone code for every validator. */
-  compileValidators: async (sources: ValidatorSources): Promise<CompiledValidators> => (await validatorCompiler()).compileValidators(sources),
+  compileValidators: async (sources: ValidatorSources): Promise<CompiledValidators> =>
+    (await validatorCompiler()).compileValidators(sources),
 };
 
 export type TaskName = keyof typeof TASKS;
@@ -27,4 +29,6 @@ export type TaskOutput<N extends TaskName> = Awaited<ReturnType<(typeof TASKS)[N
  * thread while schema.ts is read (see generate()), and this thread
  * compiles only when that result cannot be used.
  */
-export const PRELOADS: ReadonlyArray<() => Promise<void>> = [async () => (await schemaTsReader()).loadTsMorph()];
+export const PRELOADS: ReadonlyArray<() => Promise<void>> = [
+  async () => (await schemaTsReader()).loadTsMorph(),
+];

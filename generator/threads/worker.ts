@@ -31,5 +31,7 @@ async function run(id: number, name: TaskName, input: unknown): Promise<TaskRepl
 
 /** Never fails: a module that does not load is reported by the task that needs it. */
 async function preloadNext(): Promise<void> {
-  await preloads.shift()?.().catch(() => undefined);
+  await preloads
+    .shift()?.()
+    .catch(() => undefined);
 }

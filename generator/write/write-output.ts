@@ -3,7 +3,19 @@
  * them with what is there (`--check`). Nothing is half-written: files go to
  * a temporary sibling folder that is renamed over the output folder.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  openSync,
+  readSync,
+  closeSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
@@ -23,7 +35,11 @@ export interface StaleFile {
 }
 
 /** Writes `files` into `outDir`, replacing its previous contents atomically. */
-export function writeOutput(outDir: string, files: readonly EmittedFile[], options: WriteOptions = {}): void {
+export function writeOutput(
+  outDir: string,
+  files: readonly EmittedFile[],
+  options: WriteOptions = {},
+): void {
   files.forEach((f) => assertInside(f.path));
   const target = resolve(outDir);
   if (!options.force) {
@@ -51,7 +67,9 @@ export function writeOutput(outDir: string, files: readonly EmittedFile[], optio
 function asWriteError(error: unknown, shown: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (!(error instanceof Error) || typeof code !== "string") return error;
-  return new McpGenError([diagnostic("MCPG504", { dir: shown, reason: error.message }, { file: shown })]);
+  return new McpGenError([
+    diagnostic("MCPG504", { dir: shown, reason: error.message }, { file: shown }),
+  ]);
 }
 
 function swapIn(staging: string, target: string, old: string): void {
@@ -82,12 +100,23 @@ export function checkOutput(outDir: string, files: readonly EmittedFile[]): Stal
 
 /** Diagnostics for a failed check, one per file, naming the command to run. */
 export function staleFileDiagnostics(outDir: string, stale: readonly StaleFile[]): Diagnostic[] {
-  return stale.map((s) => diagnostic("MCPG503", { file: join(outDir, s.path), state: s.state }, { file: join(outDir, s.path) }));
+  return stale.map((s) =>
+    diagnostic(
+      "MCPG503",
+      { file: join(outDir, s.path), state: s.state },
+      { file: join(outDir, s.path) },
+    ),
+  );
 }
 
 function assertInside(path: string): void {
   const normalized = normalize(path);
-  if (isAbsolute(path) || normalized === ".." || normalized.startsWith(`..${sep}`) || normalized.includes(`${sep}..${sep}`)) {
+  if (
+    isAbsolute(path) ||
+    normalized === ".." ||
+    normalized.startsWith(`..${sep}`) ||
+    normalized.includes(`${sep}..${sep}`)
+  ) {
     throw new McpGenError([diagnostic("MCPG502", { path })]);
   }
 }
@@ -95,16 +124,26 @@ function assertInside(path: string): void {
 /** Refuses a folder that holds anything. */
 function assertEmpty(target: string, shown: string): void {
   if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new McpGenError([diagnostic("MCPG707", { dir: shown, reason: "it is a file" }, { file: shown })]);
-  if (readdirSync(target).length > 0) throw new McpGenError([diagnostic("MCPG707", { dir: shown, reason: "the folder is not empty" }, { file: shown })]);
+  if (!statSync(target).isDirectory())
+    throw new McpGenError([
+      diagnostic("MCPG707", { dir: shown, reason: "it is a file" }, { file: shown }),
+    ]);
+  if (readdirSync(target).length > 0)
+    throw new McpGenError([
+      diagnostic("MCPG707", { dir: shown, reason: "the folder is not empty" }, { file: shown }),
+    ]);
 }
 
 /** Refuses a folder holding anything that does not start with mcp-gen's banner. */
 function assertOwned(target: string, shown: string): void {
   if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign: ["(it is a file)"] }, { file: shown })]);
+  if (!statSync(target).isDirectory())
+    throw new McpGenError([
+      diagnostic("MCPG501", { dir: shown, foreign: ["(it is a file)"] }, { file: shown }),
+    ]);
   const foreign = listFiles(target).filter((p) => !startsWithBanner(join(target, p)));
-  if (foreign.length > 0) throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign }, { file: shown })]);
+  if (foreign.length > 0)
+    throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign }, { file: shown })]);
 }
 
 function startsWithBanner(path: string): boolean {

@@ -28,7 +28,14 @@ interface Run {
   env?: NodeJS.ProcessEnv;
 }
 
-const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]] as const;
+const ORDERS = [
+  [0, 1, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [0, 2, 1],
+  [2, 1, 0],
+  [1, 0, 2],
+] as const;
 
 function timeOnce(r: Run, baseEnv: NodeJS.ProcessEnv): number {
   const env = { ...baseEnv, ...r.env };
@@ -73,7 +80,11 @@ export function benchGeneration(o: GenerationOptions): boolean {
       ],
     }),
   };
-  const oneThread: Run = { ...mcpGen, label: "mcp-gen generate (MCP_GEN_THREADS=0)", env: { MCP_GEN_THREADS: "0" } };
+  const oneThread: Run = {
+    ...mcpGen,
+    label: "mcp-gen generate (MCP_GEN_THREADS=0)",
+    env: { MCP_GEN_THREADS: "0" },
+  };
   const j2t: Run = {
     label: "json2ts",
     run: (tmp) => ({

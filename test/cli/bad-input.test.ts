@@ -17,13 +17,19 @@ const FIX_JSON = "(fix: fix the JSON syntax at the position shown)";
 const FIX_REF = "(fix: point the $ref at an existing definition, or add the definition)";
 const FIX_DIALECT =
   "(fix: use one of the supported dialects: draft-07 (http://json-schema.org/draft-07/schema#) and 2020-12 (https://json-schema.org/draft/2020-12/schema))";
-const FIX_REMOTE = "(fix: inline the referenced schema as a local definition and use a local $ref (#/$defs/...))";
-const FIX_TS = "(fix: fix the TypeScript syntax, or remove schema.ts to generate from schema.json alone)";
-const FIX_CYCLE = "(fix: such a definition describes no value; make one of them an object, array or union)";
-const FIX_INNER = "(fix: give the referenced schema a definition of its own and point the $ref at that definition)";
+const FIX_REMOTE =
+  "(fix: inline the referenced schema as a local definition and use a local $ref (#/$defs/...))";
+const FIX_TS =
+  "(fix: fix the TypeScript syntax, or remove schema.ts to generate from schema.json alone)";
+const FIX_CYCLE =
+  "(fix: such a definition describes no value; make one of them an object, array or union)";
+const FIX_INNER =
+  "(fix: give the referenced schema a definition of its own and point the $ref at that definition)";
 
 /** Runs `generate` on a fixture into a folder that does not exist yet. */
-async function generateFixture(name: string): Promise<{ run: CliRun; out: string; parent: string }> {
+async function generateFixture(
+  name: string,
+): Promise<{ run: CliRun; out: string; parent: string }> {
   const parent = tempDir("out");
   const out = join(parent, "mcp");
   const run = await runCli(["generate", "--spec", fixture(name), "--out", out]);
@@ -40,10 +46,18 @@ function diagnosticLines(run: CliRun, spec: string): readonly string[] {
 
 describe.concurrent("each bad input is reported in one line per problem, with exit code 2", () => {
   it.each([
-    ["bad-json", ["bad-json/schema.json:7:79: error MCPG201: malformed JSON: expected a value, found 'integer' " + FIX_JSON]],
+    [
+      "bad-json",
+      [
+        "bad-json/schema.json:7:79: error MCPG201: malformed JSON: expected a value, found 'integer' " +
+          FIX_JSON,
+      ],
+    ],
     [
       "bad-unknown-ref",
-      [`bad-unknown-ref/schema.json#/$defs/Page/properties/next/$ref: error MCPG202: $ref "#/$defs/Cursor" points to nothing in this schema ${FIX_REF}`],
+      [
+        `bad-unknown-ref/schema.json#/$defs/Page/properties/next/$ref: error MCPG202: $ref "#/$defs/Cursor" points to nothing in this schema ${FIX_REF}`,
+      ],
     ],
     [
       "bad-ref-cycle",
@@ -52,7 +66,12 @@ describe.concurrent("each bad input is reported in one line per problem, with ex
         `bad-ref-cycle/schema.json#/$defs/Self: error MCPG207: $ref cycle with nothing between the references: Self → Self ${FIX_CYCLE}`,
       ],
     ],
-    ["bad-dialect", [`bad-dialect/schema.json#/$schema: error MCPG203: unsupported JSON Schema dialect "http://json-schema.org/draft-04/schema#" ${FIX_DIALECT}`]],
+    [
+      "bad-dialect",
+      [
+        `bad-dialect/schema.json#/$schema: error MCPG203: unsupported JSON Schema dialect "http://json-schema.org/draft-04/schema#" ${FIX_DIALECT}`,
+      ],
+    ],
     [
       "bad-definition-dialect",
       [
@@ -113,8 +132,14 @@ describe.concurrent("several problems are all reported together, in one run", ()
 
 describe("a $ref cycle never hangs", () => {
   it("bare references in a loop are reported within the timeout", async () => {
-    const run = await runCli(["generate", "--spec", fixture("bad-ref-cycle"), "--out", join(tempDir("out"), "mcp")], { timeoutMs: 20_000 });
-    expect(run.code, "the cycle must be reported with exit 2 (null: killed by the timeout, it hung)").toBe(2);
+    const run = await runCli(
+      ["generate", "--spec", fixture("bad-ref-cycle"), "--out", join(tempDir("out"), "mcp")],
+      { timeoutMs: 20_000 },
+    );
+    expect(
+      run.code,
+      "the cycle must be reported with exit 2 (null: killed by the timeout, it hung)",
+    ).toBe(2);
   });
 });
 
@@ -124,7 +149,9 @@ describe("a remote $ref is never fetched", () => {
   beforeAll(async () => {
     server = createServer((_req, res) => {
       requests++;
-      res.setHeader("content-type", "application/json").end(JSON.stringify({ $defs: { Cursor: { type: "string" } } }));
+      res
+        .setHeader("content-type", "application/json")
+        .end(JSON.stringify({ $defs: { Cursor: { type: "string" } } }));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   });
@@ -134,7 +161,14 @@ describe("a remote $ref is never fetched", () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/defs.json#/$defs/Cursor`;
     const spec = join(tempDir("spec"), "remote");
     mkdirSync(spec);
-    writeFileSync(join(spec, "schema.json"), JSON.stringify({ $defs: { Page: { type: "object", properties: { next: { $ref: url } } } } }, null, 2));
+    writeFileSync(
+      join(spec, "schema.json"),
+      JSON.stringify(
+        { $defs: { Page: { type: "object", properties: { next: { $ref: url } } } } },
+        null,
+        2,
+      ),
+    );
     const run = await runCli(["generate", "--spec", spec, "--out", join(tempDir("out"), "mcp")]);
     expect(diagnosticLines(run, spec)).toEqual([
       `remote/schema.json#/$defs/Page/properties/next/$ref: error MCPG204: remote $ref "${url}" is not supported (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`,
@@ -146,7 +180,13 @@ describe("a remote $ref is never fetched", () => {
 
 describe.concurrent("revisions that cannot be used", () => {
   it("an unknown revision name lists the known ones", async () => {
-    const run = await runCli(["generate", "--spec", "2099-01-01", "--out", join(tempDir("out"), "mcp")]);
+    const run = await runCli([
+      "generate",
+      "--spec",
+      "2099-01-01",
+      "--out",
+      join(tempDir("out"), "mcp"),
+    ]);
     expect(run.code).toBe(2);
     expect(diagnosticLines(run, "2099-01-01")).toEqual([
       `--spec: error MCPG101: unknown MCP revision "2099-01-01" (fix: use one of ${REVISIONS.join(", ")}, or pass --spec <dir> with a schema.json)`,
@@ -158,8 +198,14 @@ describe.concurrent("revisions that cannot be used", () => {
     const cacheDir = tempDir("cache");
     // Half a revision in MCP_GEN_SCHEMA_DIR is as good as none.
     mkdirSync(join(schemaDir, "2026-07-28"));
-    copyFileSync(join(SCHEMA_DIR, "2026-07-28", "schema.json"), join(schemaDir, "2026-07-28", "schema.json"));
-    const run = await runCli(["generate", "--spec", "2026-07-28", "--out", join(tempDir("out"), "mcp")], { schemaDir, cacheDir });
+    copyFileSync(
+      join(SCHEMA_DIR, "2026-07-28", "schema.json"),
+      join(schemaDir, "2026-07-28", "schema.json"),
+    );
+    const run = await runCli(
+      ["generate", "--spec", "2026-07-28", "--out", join(tempDir("out"), "mcp")],
+      { schemaDir, cacheDir },
+    );
     expect(run.code).toBe(2);
     expect(diagnosticLines(run, "2026-07-28")).toEqual([
       "--spec: error MCPG102: could not find the schema of revision 2026-07-28; tried: " +
@@ -174,7 +220,10 @@ describe.concurrent("revisions that cannot be used", () => {
     const schemaDir = tempDir("schemas");
     const dir = join(schemaDir, "2025-06-18");
     mkdirSync(dir);
-    const modified = readFileSync(join(SCHEMA_DIR, "2025-06-18", "schema.json"), "utf8").replace('"description"', '"description" ');
+    const modified = readFileSync(join(SCHEMA_DIR, "2025-06-18", "schema.json"), "utf8").replace(
+      '"description"',
+      '"description" ',
+    );
     writeFileSync(join(dir, "schema.json"), modified);
     copyFileSync(join(SCHEMA_DIR, "2025-06-18", "schema.ts"), join(dir, "schema.ts"));
     const out = join(tempDir("out"), "mcp");

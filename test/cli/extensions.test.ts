@@ -16,20 +16,29 @@ import { leftovers, runCli, tempDir, type CliRun } from "./run-cli.js";
 
 const SPEC = "2026-07-28";
 
-const FIX_MANIFEST = "(fix: follow schema/extension-manifest.schema.json; docs/extensions.md shows a complete manifest)";
-const FIX_ID = "(fix: use reverse-DNS labels that start with a letter and end with a letter or digit, a slash, then a name)";
-const FIX_RESERVED = '(fix: use a prefix of your own (com.example/...), or set "mcp": true if the MCP project publishes it)';
-const FIX_TARGET = "(fix: generate one of the revisions the extension targets, or drop the extension)";
-const FIX_RESULT_TYPE = "(fix: choose a resultType value no other extension and no core revision uses)";
-const FIX_METHOD = "(fix: give the extension's method a name of its own (e.g. prefixed by the extension))";
-const FIX_RANGE = "(fix: pick a code outside -32768..-32000, or in -32000..-32019 (implementation-defined))";
+const FIX_MANIFEST =
+  "(fix: follow schema/extension-manifest.schema.json; docs/extensions.md shows a complete manifest)";
+const FIX_ID =
+  "(fix: use reverse-DNS labels that start with a letter and end with a letter or digit, a slash, then a name)";
+const FIX_RESERVED =
+  '(fix: use a prefix of your own (com.example/...), or set "mcp": true if the MCP project publishes it)';
+const FIX_TARGET =
+  "(fix: generate one of the revisions the extension targets, or drop the extension)";
+const FIX_RESULT_TYPE =
+  "(fix: choose a resultType value no other extension and no core revision uses)";
+const FIX_METHOD =
+  "(fix: give the extension's method a name of its own (e.g. prefixed by the extension))";
+const FIX_RANGE =
+  "(fix: pick a code outside -32768..-32000, or in -32000..-32019 (implementation-defined))";
 const FIX_CODE = "(fix: pick a code no core revision and no other extension uses)";
-const FIX_COPY = "(fix: copy the definition exactly (descriptions may differ), or give the extension's variant a name of its own)";
+const FIX_COPY =
+  "(fix: copy the definition exactly (descriptions may differ), or give the extension's variant a name of its own)";
 const FIX_NAMED = "(fix: name a definition of the extension's schema.json)";
 const FIX_RETURNS = "(fix: name an existing request method (see METHODS), e.g. tools/call)";
 const FIX_AUGMENT = "(fix: an augment may only add properties, or repeat one unchanged)";
 const FIX_EXTEND = "(fix: the core revision must define it as an object schema with properties)";
-const FIX_TWICE = "(fix: pass each extension once; two different extensions need identifiers of their own)";
+const FIX_TWICE =
+  "(fix: pass each extension once; two different extensions need identifiers of their own)";
 
 /** The `--extension` argument of a fixture. */
 const ext = (name: string) => `test/fixtures/ext-bad-${name}`;
@@ -42,11 +51,22 @@ const PEER = ext("peer");
 const REVISION_DEFINED = "the core revision (2026-07-28/schema.json)";
 
 /** Runs `generate --spec <spec> --extension ...` into a folder that does not exist yet. */
-async function generateWith(refs: readonly string[], options: { spec?: string; extra?: readonly string[] } = {}): Promise<{ run: CliRun; out: string; parent: string }> {
+async function generateWith(
+  refs: readonly string[],
+  options: { spec?: string; extra?: readonly string[] } = {},
+): Promise<{ run: CliRun; out: string; parent: string }> {
   const parent = tempDir("out");
   const out = join(parent, "mcp");
   const spec = options.spec ?? SPEC;
-  const run = await runCli(["generate", "--spec", spec, ...refs.flatMap((r) => ["--extension", r]), "--out", out, ...(options.extra ?? [])]);
+  const run = await runCli([
+    "generate",
+    "--spec",
+    spec,
+    ...refs.flatMap((r) => ["--extension", r]),
+    "--out",
+    out,
+    ...(options.extra ?? []),
+  ]);
   return { run, out, parent };
 }
 
@@ -54,7 +74,8 @@ async function generateWith(refs: readonly string[], options: { spec?: string; e
 function diagnosticLines(run: CliRun, spec = SPEC): readonly string[] {
   const [progress, ...rest] = run.stderrLines;
   expect(progress).toBe(`mcp-gen: generating ${spec}`);
-  for (const line of rest) expect(line).toMatch(/^\S.*: (error|warning) MCPG\d{3}: .+ \(fix: .+\)$/);
+  for (const line of rest)
+    expect(line).toMatch(/^\S.*: (error|warning) MCPG\d{3}: .+ \(fix: .+\)$/);
   return rest;
 }
 
@@ -71,27 +92,37 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
     [
       "a documented resultType value the core revision has",
       [ext("result-type-core")],
-      [`${manifest("result-type-core")}#/resultTypes/complete: error MCPG608: resultType "complete" is already defined by the core revision (2026-07-28/schema.ts) ${FIX_RESULT_TYPE}`],
+      [
+        `${manifest("result-type-core")}#/resultTypes/complete: error MCPG608: resultType "complete" is already defined by the core revision (2026-07-28/schema.ts) ${FIX_RESULT_TYPE}`,
+      ],
     ],
     [
       "a resultType value another extension added (here pinned by a const, not documented)",
       [PEER, ext("result-type-peer")],
-      [`${schema("result-type-peer")}#/$defs/EnqueueResult: error MCPG608: resultType "deferred" is already defined by extension com.example/jobs ${FIX_RESULT_TYPE}`],
+      [
+        `${schema("result-type-peer")}#/$defs/EnqueueResult: error MCPG608: resultType "deferred" is already defined by extension com.example/jobs ${FIX_RESULT_TYPE}`,
+      ],
     ],
     [
       "a method the core revision defines",
       [ext("method-core")],
-      [`${schema("method-core")}#/$defs/ListEveryToolRequest: error MCPG609: method "tools/list" is already defined by ${REVISION_DEFINED} ${FIX_METHOD}`],
+      [
+        `${schema("method-core")}#/$defs/ListEveryToolRequest: error MCPG609: method "tools/list" is already defined by ${REVISION_DEFINED} ${FIX_METHOD}`,
+      ],
     ],
     [
       "a method another extension defines (a draft-07 schema)",
       [PEER, ext("method-peer")],
-      [`${schema("method-peer")}#/definitions/BeginJobRequest: error MCPG609: method "jobs/start" is already defined by extension com.example/jobs ${FIX_METHOD}`],
+      [
+        `${schema("method-peer")}#/definitions/BeginJobRequest: error MCPG609: method "jobs/start" is already defined by extension com.example/jobs ${FIX_METHOD}`,
+      ],
     ],
     [
       "an error code in -32020..-32099",
       [ext("error-code-reserved")],
-      [`${manifest("error-code-reserved")}#/errorCodes/0/code: error MCPG610: error code -32050 is in -32020..-32099, which is reserved for the MCP specification ${FIX_RANGE}`],
+      [
+        `${manifest("error-code-reserved")}#/errorCodes/0/code: error MCPG610: error code -32050 is in -32020..-32099, which is reserved for the MCP specification ${FIX_RANGE}`,
+      ],
     ],
     [
       "error codes the core revision defines (a JSON-RPC code, and a legacy MCP code that stays reserved)",
@@ -104,7 +135,9 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
     [
       "an error code another extension defines",
       [PEER, ext("error-code-peer")],
-      [`${manifest("error-code-peer")}#/errorCodes/0/code: error MCPG611: error code -31001 is already defined by extension com.example/jobs ${FIX_CODE}`],
+      [
+        `${manifest("error-code-peer")}#/errorCodes/0/code: error MCPG611: error code -31001 is already defined by extension com.example/jobs ${FIX_CODE}`,
+      ],
     ],
     [
       "an identifier without a prefix",
@@ -123,7 +156,9 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
     [
       "an extension that does not target the revision",
       [ext("revision")],
-      [`${manifest("revision")}#/revisions: error MCPG607: extension com.example/legacy-jobs does not target revision 2026-07-28 (it targets 2025-06-18, 2025-11-25) ${FIX_TARGET}`],
+      [
+        `${manifest("revision")}#/revisions: error MCPG607: extension com.example/legacy-jobs does not target revision 2026-07-28 (it targets 2025-06-18, 2025-11-25) ${FIX_TARGET}`,
+      ],
     ],
     [
       "a spliced copy of a core definition that differs (the unchanged copy of Cursor folds silently)",
@@ -171,7 +206,9 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
     [
       "the same extension twice, by name and by identifier",
       ["tasks", "io.modelcontextprotocol/tasks"],
-      [`schema/extensions/tasks.json#/id: error MCPG617: extension io.modelcontextprotocol/tasks is given more than once (first by schema/extensions/tasks.json) ${FIX_TWICE}`],
+      [
+        `schema/extensions/tasks.json#/id: error MCPG617: extension io.modelcontextprotocol/tasks is given more than once (first by schema/extensions/tasks.json) ${FIX_TWICE}`,
+      ],
     ],
   ])("%s", async (_what, refs, want) => {
     const result = await generateWith(refs);
@@ -191,11 +228,13 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
     const { run, out } = await generateWith([PEER], { extra: ["--quiet"] });
     expect(run.stderrLines).toEqual([]);
     expect(run.code).toBe(0);
-    expect(readFileSync(join(out, "methods.gen.ts"), "utf8")).toContain(" * Options: extensions: com.example/jobs\n");
+    expect(readFileSync(join(out, "methods.gen.ts"), "utf8")).toContain(
+      " * Options: extensions: com.example/jobs\n",
+    );
   });
 });
 
-describe.concurrent("a reserved prefix without \"mcp\": true is a warning, not an error", () => {
+describe.concurrent('a reserved prefix without "mcp": true is a warning, not an error', () => {
   const WARNING = `${manifest("reserved-prefix")}#/id: warning MCPG606: extension "dev.mcp/jobs" uses a prefix reserved for MCP (second label modelcontextprotocol or mcp) but does not claim to be an MCP extension ${FIX_RESERVED}`;
 
   it("generation succeeds (exit 0) and prints the MCPG606 line", async () => {
@@ -203,7 +242,9 @@ describe.concurrent("a reserved prefix without \"mcp\": true is a warning, not a
     expect(run.stderrLines).toEqual([WARNING]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`wrote ${listFiles(out).length} files to ${out}\n`);
-    expect(readFileSync(join(out, "types.gen.ts"), "utf8")).toContain(" * Options: extensions: dev.mcp/jobs\n");
+    expect(readFileSync(join(out, "types.gen.ts"), "utf8")).toContain(
+      " * Options: extensions: dev.mcp/jobs\n",
+    );
   });
 
   it("is printed with the errors when the run fails", async () => {
@@ -232,7 +273,9 @@ describe.concurrent("several problems are all reported together, in one run", ()
     const result = await generateWith([ext("manifest-schema"), "nope"]);
     const lines = diagnosticLines(result.run);
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toBe(`${manifest("manifest-schema")}#/version: error MCPG601: extension manifest: is not a manifest field ${FIX_MANIFEST}`);
+    expect(lines[0]).toBe(
+      `${manifest("manifest-schema")}#/version: error MCPG601: extension manifest: is not a manifest field ${FIX_MANIFEST}`,
+    );
     expect(lines[6]).toBe(
       `--extension: error MCPG602: --extension "nope" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (tasks), or the folder or file of your extension's manifest)`,
     );
@@ -240,15 +283,38 @@ describe.concurrent("several problems are all reported together, in one run", ()
   });
 
   it("the check rules of several extensions", async () => {
-    const result = await generateWith([ext("id-no-prefix"), ext("revision"), ext("error-code-reserved")]);
-    expect(diagnosticLines(result.run).map((l) => l.slice(0, l.indexOf(": error"))).join("\n")).toBe(
-      [`${manifest("id-no-prefix")}#/id`, `${manifest("revision")}#/revisions`, `${manifest("error-code-reserved")}#/errorCodes/0/code`].join("\n"),
+    const result = await generateWith([
+      ext("id-no-prefix"),
+      ext("revision"),
+      ext("error-code-reserved"),
+    ]);
+    expect(
+      diagnosticLines(result.run)
+        .map((l) => l.slice(0, l.indexOf(": error")))
+        .join("\n"),
+    ).toBe(
+      [
+        `${manifest("id-no-prefix")}#/id`,
+        `${manifest("revision")}#/revisions`,
+        `${manifest("error-code-reserved")}#/errorCodes/0/code`,
+      ].join("\n"),
     );
     expectNothingWritten(result);
   });
 
   it("every collision and conflict found while merging, in the order the extensions are given", async () => {
-    const refs = [PEER, ext("result-type-core"), ext("method-core"), ext("error-code-core"), ext("copy"), ext("returns"), ext("augment"), ext("result-type-peer"), ext("method-peer"), ext("error-code-peer")];
+    const refs = [
+      PEER,
+      ext("result-type-core"),
+      ext("method-core"),
+      ext("error-code-core"),
+      ext("copy"),
+      ext("returns"),
+      ext("augment"),
+      ext("result-type-peer"),
+      ext("method-peer"),
+      ext("error-code-peer"),
+    ];
     const result = await generateWith(refs);
     expect(diagnosticLines(result.run).map((l) => l.slice(0, l.indexOf(" (fix: ")))).toEqual([
       `${manifest("result-type-core")}#/resultTypes/complete: error MCPG608: resultType "complete" is already defined by the core revision (2026-07-28/schema.ts)`,
@@ -277,10 +343,17 @@ function expectCommittedTasksOutput(out: string, command: string): void {
   expect(listFiles(out)).toEqual(listFiles(TASKS_GENERATED));
   for (const file of listFiles(TASKS_GENERATED)) {
     const committed = readFileSync(join(TASKS_GENERATED, file), "utf8");
-    expect(committed, `${file} names npm run generate`).toContain(" * Regenerate: npm run generate\n");
+    expect(committed, `${file} names npm run generate`).toContain(
+      " * Regenerate: npm run generate\n",
+    );
     const written = readFileSync(join(out, file), "utf8");
-    expect(written, `${file} names the command that was run`).toContain(` * Regenerate: ${command}\n`);
-    expect(written.replace(` * Regenerate: ${command}\n`, " * Regenerate: npm run generate\n"), file).toBe(committed);
+    expect(written, `${file} names the command that was run`).toContain(
+      ` * Regenerate: ${command}\n`,
+    );
+    expect(
+      written.replace(` * Regenerate: ${command}\n`, " * Regenerate: npm run generate\n"),
+      file,
+    ).toBe(committed);
   }
 }
 
@@ -291,33 +364,55 @@ describe.concurrent("--extension tasks", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`wrote ${listFiles(TASKS_GENERATED).length} files to ${out}\n`);
     for (const file of listFiles(out).filter((f) => f.endsWith(".ts"))) {
-      expect(readFileSync(join(out, file), "utf8"), file).toContain("\n * Options: extensions: io.modelcontextprotocol/tasks\n");
+      expect(readFileSync(join(out, file), "utf8"), file).toContain(
+        "\n * Options: extensions: io.modelcontextprotocol/tasks\n",
+      );
     }
-    expectCommittedTasksOutput(out, `mcp-gen generate --spec ${SPEC} --extension tasks --out ${out}`);
+    expectCommittedTasksOutput(
+      out,
+      `mcp-gen generate --spec ${SPEC} --extension tasks --out ${out}`,
+    );
   });
 
   it("its identifier io.modelcontextprotocol/tasks is the same extension", async () => {
-    const { run, out } = await generateWith(["io.modelcontextprotocol/tasks"], { extra: ["--quiet"] });
+    const { run, out } = await generateWith(["io.modelcontextprotocol/tasks"], {
+      extra: ["--quiet"],
+    });
     expect(run.code).toBe(0);
-    expectCommittedTasksOutput(out, `mcp-gen generate --spec ${SPEC} --extension io.modelcontextprotocol/tasks --out ${out}`);
+    expectCommittedTasksOutput(
+      out,
+      `mcp-gen generate --spec ${SPEC} --extension io.modelcontextprotocol/tasks --out ${out}`,
+    );
   });
 
   it("its manifest file, by absolute path, is the same extension", async () => {
     const file = join(ROOT, "schema", "extensions", "tasks.json");
     const { run, out } = await generateWith([file], { extra: ["--quiet"] });
     expect(run.code).toBe(0);
-    expectCommittedTasksOutput(out, `mcp-gen generate --spec ${SPEC} --extension ${file} --out ${out}`);
+    expectCommittedTasksOutput(
+      out,
+      `mcp-gen generate --spec ${SPEC} --extension ${file} --out ${out}`,
+    );
   });
 
   it("a folder of one's own with mcp-extension.json and the same files as plain paths yields the same output", async () => {
     const folder = tempDir("tasks-ext");
-    for (const f of ["schema.json", "schema.ts"]) copyFileSync(join(SCHEMA_DIR, "extensions", "tasks", f), join(folder, f));
-    const { $schema: _unused, ...known } = JSON.parse(readFileSync(join(ROOT, "schema", "extensions", "tasks.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(folder, "mcp-extension.json"), JSON.stringify({ ...known, schema: "schema.json", schemaTs: "schema.ts" }, null, 2));
+    for (const f of ["schema.json", "schema.ts"])
+      copyFileSync(join(SCHEMA_DIR, "extensions", "tasks", f), join(folder, f));
+    const { $schema: _unused, ...known } = JSON.parse(
+      readFileSync(join(ROOT, "schema", "extensions", "tasks.json"), "utf8"),
+    ) as Record<string, unknown>;
+    writeFileSync(
+      join(folder, "mcp-extension.json"),
+      JSON.stringify({ ...known, schema: "schema.json", schemaTs: "schema.ts" }, null, 2),
+    );
     const { run, out } = await generateWith([folder], { extra: ["--quiet"] });
     expect(run.stderrLines).toEqual([]);
     expect(run.code).toBe(0);
-    expectCommittedTasksOutput(out, `mcp-gen generate --spec ${SPEC} --extension ${folder} --out ${out}`);
+    expectCommittedTasksOutput(
+      out,
+      `mcp-gen generate --spec ${SPEC} --extension ${folder} --out ${out}`,
+    );
   });
 
   it("an unknown --extension nope is MCPG602, listing the known extensions", async () => {

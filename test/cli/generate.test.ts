@@ -11,8 +11,10 @@ import { ROOT } from "../helpers.js";
 import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "./run-cli.js";
 
 const CUSTOM = fixture("custom-schema");
-const FIX_SCHEMA_TS = "(fix: put the revision's schema.ts next to schema.json for literal unions, constants and deprecations)";
-const FIX_STALE = "(fix: run the regenerate command in the file banner (npm run generate in this repository))";
+const FIX_SCHEMA_TS =
+  "(fix: put the revision's schema.ts next to schema.json for literal unions, constants and deprecations)";
+const FIX_STALE =
+  "(fix: run the regenerate command in the file banner (npm run generate in this repository))";
 
 /** Generates the custom fixture into `out`, and checks that it worked. */
 async function generateCustom(out: string, ...extra: string[]): Promise<void> {
@@ -57,8 +59,19 @@ describe("--spec <revision>", () => {
     expect(run.stdout).toBe(`wrote ${listFiles(out).length} files to ${out}\n`);
     expect(run.stderrLines[0]).toBe("mcp-gen: generating 2026-07-28");
     expect(run.stderrLines.slice(1).length).toBeGreaterThan(0);
-    for (const line of run.stderrLines.slice(1)) expect(line).toMatch(/^schema\/patches\/2026-07-28\.json: note MCPG303: applied patch "[\w-]+": /);
-    const check = await runCli(["generate", "--spec", "2026-07-28", "--out", out, "--check", "--quiet"]);
+    for (const line of run.stderrLines.slice(1))
+      expect(line).toMatch(
+        /^schema\/patches\/2026-07-28\.json: note MCPG303: applied patch "[\w-]+": /,
+      );
+    const check = await runCli([
+      "generate",
+      "--spec",
+      "2026-07-28",
+      "--out",
+      out,
+      "--check",
+      "--quiet",
+    ]);
     expect(check.code).toBe(0);
     expect(check.stdout).toBe(`${out} is up to date (${listFiles(out).length} files)\n`);
   });
@@ -66,16 +79,24 @@ describe("--spec <revision>", () => {
 
 describe("the helper thread", () => {
   // The built CLI reads schema.ts and compiles validators on a helper thread; MCP_GEN_THREADS=0 keeps them in-process.
-  it.each([["on", {}], ["off", { MCP_GEN_THREADS: "0" }]])("%s: the same bytes as the committed generated/2026-07-28+tasks", async (_, env) => {
+  it.each([
+    ["on", {}],
+    ["off", { MCP_GEN_THREADS: "0" }],
+  ])("%s: the same bytes as the committed generated/2026-07-28+tasks", async (_, env) => {
     const out = join(tempDir("out"), "mcp");
-    const run = await runCli(["generate", "--spec", "2026-07-28", "--extension", "tasks", "--out", out, "--quiet"], { env });
+    const run = await runCli(
+      ["generate", "--spec", "2026-07-28", "--extension", "tasks", "--out", out, "--quiet"],
+      { env },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const committed = join(ROOT, "generated", "2026-07-28+tasks");
     expect(listFiles(out)).toEqual(listFiles(committed));
     const withoutRegenerateLine = (text: string) => text.replace(/^ \* Regenerate: .*$/m, "");
     for (const file of listFiles(out)) {
-      expect(withoutRegenerateLine(readFileSync(join(out, file), "utf8")), file).toBe(withoutRegenerateLine(readFileSync(join(committed, file), "utf8")));
+      expect(withoutRegenerateLine(readFileSync(join(out, file), "utf8")), file).toBe(
+        withoutRegenerateLine(readFileSync(join(committed, file), "utf8")),
+      );
     }
   });
 });
@@ -94,7 +115,10 @@ describe("--check", () => {
   it("exits 1 naming each stale, missing and extra file, and changes nothing", async () => {
     const out = join(tempDir("out"), "mcp");
     await generateCustom(out);
-    writeFileSync(join(out, "index.ts"), `${readFileSync(join(out, "index.ts"), "utf8")}// edited\n`);
+    writeFileSync(
+      join(out, "index.ts"),
+      `${readFileSync(join(out, "index.ts"), "utf8")}// edited\n`,
+    );
     rmSync(join(out, "methods.gen.ts"));
     mkdirSync(join(out, "old"));
     writeFileSync(join(out, "old", "leftover.gen.ts"), "export {};\n");
@@ -112,7 +136,15 @@ describe("--check", () => {
 
   it("exits 1 when the folder does not exist, and does not create it", async () => {
     const parent = tempDir("out");
-    const run = await runCli(["generate", "--spec", CUSTOM, "--out", join(parent, "mcp"), "--check", "--quiet"]);
+    const run = await runCli([
+      "generate",
+      "--spec",
+      CUSTOM,
+      "--out",
+      join(parent, "mcp"),
+      "--check",
+      "--quiet",
+    ]);
     expect(run.code).toBe(1);
     expect(listFiles(parent)).toEqual([]);
   });
@@ -129,7 +161,10 @@ describe("who owns --out", () => {
       `${out}: error MCPG501: refusing to write into ${out}: it holds files mcp-gen did not write (notes.md, types.gen.ts) ` +
         "(fix: choose an empty or mcp-gen-owned folder for --out, or pass --force to replace it)",
     ]);
-    expect(snapshotFolder(out)).toEqual({ "notes.md": Buffer.from("mine\n").toString("base64"), "types.gen.ts": Buffer.from("// hand-written\n").toString("base64") });
+    expect(snapshotFolder(out)).toEqual({
+      "notes.md": Buffer.from("mine\n").toString("base64"),
+      "types.gen.ts": Buffer.from("// hand-written\n").toString("base64"),
+    });
   });
 
   it("with --force, replaces such a folder (its own files are gone)", async () => {

@@ -49,10 +49,20 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     ...options.env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 30_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-      resolve({ code, stdout, stderr, stderrLines: stderr.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1) });
-    });
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({
+          code,
+          stdout,
+          stderr,
+          stderrLines: stderr.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1),
+        });
+      },
+    );
   });
 }
 
@@ -71,7 +81,9 @@ export function tempDir(label: string): string {
 
 /** Every file under `dir` with its bytes, to compare a folder before and after a run. */
 export function snapshotFolder(dir: string): Record<string, string> {
-  return Object.fromEntries(listFiles(dir).map((path) => [path, readFileSync(join(dir, path)).toString("base64")]));
+  return Object.fromEntries(
+    listFiles(dir).map((path) => [path, readFileSync(join(dir, path)).toString("base64")]),
+  );
 }
 
 /** Names in `dir` that a write in progress uses (`*.mcp-gen-tmp-*`, `*.mcp-gen-old-*`). */

@@ -23,7 +23,8 @@ describe.concurrent("--help works on every command", () => {
 
   it("generate --help names every option", async () => {
     const run = await runCli(["generate", "--help"]);
-    for (const option of ["--spec", "--out", "--check", "--force", "--quiet"]) expect(run.stdout).toContain(option);
+    for (const option of ["--spec", "--out", "--check", "--force", "--quiet"])
+      expect(run.stdout).toContain(option);
   });
 });
 
@@ -31,17 +32,61 @@ describe.concurrent("bad usage exits 2 with one message on stderr", () => {
   it.each([
     ["no command", [], "mcp-gen: Name a command; see --help."],
     ["an unknown command", ["frobnicate"], "mcp-gen: Unknown argument: frobnicate"],
-    ["an unknown option", ["generate", "--spec", "2026-07-28", "--out", "/x", "--colour"], "mcp-gen: Unknown argument: colour"],
-    ["a missing --spec", ["generate", "--out", "/x"], "mcp-gen: --spec is required with --out (leave out both in a project made by mcp-gen server)"],
-    ["a missing --out", ["generate", "--spec", "2026-07-28"], "mcp-gen: --out is required with --spec (leave out both in a project made by mcp-gen server)"],
-    ["neither, outside a project", ["generate"], "mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)"],
-    ["--out without a value", ["generate", "--spec", "2026-07-28", "--out"], "mcp-gen: Not enough arguments following: out"],
-    ["--spec without a value", ["generate", "--spec", "--out", "/x"], "mcp-gen: Not enough arguments following: spec"],
-    ["an empty --out", ["generate", "--spec", "2026-07-28", "--out="], "mcp-gen: --out needs a value"],
-    ["--spec given twice", ["generate", "--spec", "2026-07-28", "--spec", "2025-11-25", "--out", "/x"], "mcp-gen: --spec was given 2 times; give it once"],
-    ["--out given twice", ["generate", "--spec", "2026-07-28", "--out", "/x", "--out", "/y"], "mcp-gen: --out was given 2 times; give it once"],
-    ["schema without an action", ["schema"], "mcp-gen: Not enough non-option arguments: got 0, need at least 1"],
-    ["schema pull without a revision", ["schema", "pull"], "mcp-gen: Not enough non-option arguments: got 0, need at least 1"],
+    [
+      "an unknown option",
+      ["generate", "--spec", "2026-07-28", "--out", "/x", "--colour"],
+      "mcp-gen: Unknown argument: colour",
+    ],
+    [
+      "a missing --spec",
+      ["generate", "--out", "/x"],
+      "mcp-gen: --spec is required with --out (leave out both in a project made by mcp-gen server)",
+    ],
+    [
+      "a missing --out",
+      ["generate", "--spec", "2026-07-28"],
+      "mcp-gen: --out is required with --spec (leave out both in a project made by mcp-gen server)",
+    ],
+    [
+      "neither, outside a project",
+      ["generate"],
+      "mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)",
+    ],
+    [
+      "--out without a value",
+      ["generate", "--spec", "2026-07-28", "--out"],
+      "mcp-gen: Not enough arguments following: out",
+    ],
+    [
+      "--spec without a value",
+      ["generate", "--spec", "--out", "/x"],
+      "mcp-gen: Not enough arguments following: spec",
+    ],
+    [
+      "an empty --out",
+      ["generate", "--spec", "2026-07-28", "--out="],
+      "mcp-gen: --out needs a value",
+    ],
+    [
+      "--spec given twice",
+      ["generate", "--spec", "2026-07-28", "--spec", "2025-11-25", "--out", "/x"],
+      "mcp-gen: --spec was given 2 times; give it once",
+    ],
+    [
+      "--out given twice",
+      ["generate", "--spec", "2026-07-28", "--out", "/x", "--out", "/y"],
+      "mcp-gen: --out was given 2 times; give it once",
+    ],
+    [
+      "schema without an action",
+      ["schema"],
+      "mcp-gen: Not enough non-option arguments: got 0, need at least 1",
+    ],
+    [
+      "schema pull without a revision",
+      ["schema", "pull"],
+      "mcp-gen: Not enough non-option arguments: got 0, need at least 1",
+    ],
   ])("%s", async (_what, args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);

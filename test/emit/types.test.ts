@@ -37,7 +37,9 @@ async function reference(name: string, schema: JsonObject): Promise<string> {
 }
 
 /** A file of declarations as json-schema-to-typescript and prettier write it. */
-async function referenceFile(declarations: ReadonlyArray<readonly [string, JsonObject]>): Promise<string> {
+async function referenceFile(
+  declarations: ReadonlyArray<readonly [string, JsonObject]>,
+): Promise<string> {
   const file = new TsFileBuilder("types.gen.ts");
   for (const [name, schema] of declarations) file.add(await reference(name, schema));
   return prettier.format(file.build("/* banner */\n").contents, PRETTIER_OPTIONS);
@@ -45,7 +47,8 @@ async function referenceFile(declarations: ReadonlyArray<readonly [string, JsonO
 
 function ownFile(declarations: ReadonlyArray<readonly [string, JsonObject]>): string {
   const file = new TsFileBuilder("types.gen.ts");
-  for (const [name, schema] of declarations) file.add(printDeclaration(declarationOf(name, schema)));
+  for (const [name, schema] of declarations)
+    file.add(printDeclaration(declarationOf(name, schema)));
   return file.build("/* banner */\n").contents;
 }
 
@@ -59,7 +62,13 @@ const cases: Array<{ label: string; spec: string; extensions?: string[] }> = [
 describe("types.gen.ts against json-schema-to-typescript + prettier", () => {
   for (const c of cases) {
     it(`writes every declaration of ${c.label} as the reference does`, async () => {
-      const { model } = await generate({ spec: c.spec, out: "out", sources: testSources(), stampVersion: false, ...(c.extensions ? { extensions: c.extensions } : {}) });
+      const { model } = await generate({
+        spec: c.spec,
+        out: "out",
+        sources: testSources(),
+        stampVersion: false,
+        ...(c.extensions ? { extensions: c.extensions } : {}),
+      });
       const declarations = model.declarations.map((d) => [d.name, backendSchema(d)] as const);
       expect(emitTypes(model, "/* banner */\n").contents).toBe(await referenceFile(declarations));
     });
@@ -69,33 +78,76 @@ describe("types.gen.ts against json-schema-to-typescript + prettier", () => {
 /** `N`, `Nx`, `Nxx`, … so that lines cross the print width one column at a time. */
 const name = (length: number) => `N${"x".repeat(Math.max(0, length - 1))}`;
 const ref = (length: number) => ({ tsType: name(length) });
-const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: "object", properties, required });
+const object = (
+  properties: Record<string, unknown>,
+  required: string[] = Object.keys(properties),
+) => ({ type: "object", properties, required });
 
 /** Shapes whose layout depends on width, each as a function of one length. */
 const SHAPES: Record<string, (n: number) => JsonObject> = {
   "alias union of names": (n) => ({ anyOf: [ref(n), ref(12), ref(20), ref(8)] }),
-  "alias union of string literals": (n) => ({ type: "string", enum: ["a".repeat(n), "bb", "ccc", "dddd", "eeeeeeeeeeeeeee"] }),
-  "member union": (n) => object({ [name(n)]: { anyOf: [ref(30), ref(25), { type: "string" }, { type: "null" }] } }, []),
-  "nested member union": (n) => object({ outer: object({ [name(n)]: { anyOf: [ref(30), ref(28), { type: "number" }] } }) }),
-  "array of a union": (n) => object({ items: { type: "array", items: { anyOf: [ref(n), ref(30), ref(25)] }, description: "A list." } }),
-  "union with objects": (n) => ({ anyOf: [object({ [name(n)]: { type: "string" } }), ref(20), { type: "array", items: ref(n) }] }),
+  "alias union of string literals": (n) => ({
+    type: "string",
+    enum: ["a".repeat(n), "bb", "ccc", "dddd", "eeeeeeeeeeeeeee"],
+  }),
+  "member union": (n) =>
+    object({ [name(n)]: { anyOf: [ref(30), ref(25), { type: "string" }, { type: "null" }] } }, []),
+  "nested member union": (n) =>
+    object({ outer: object({ [name(n)]: { anyOf: [ref(30), ref(28), { type: "number" }] } }) }),
+  "array of a union": (n) =>
+    object({
+      items: {
+        type: "array",
+        items: { anyOf: [ref(n), ref(30), ref(25)] },
+        description: "A list.",
+      },
+    }),
+  "union with objects": (n) => ({
+    anyOf: [object({ [name(n)]: { type: "string" } }), ref(20), { type: "array", items: ref(n) }],
+  }),
   "hugged union": (n) => object({ value: { anyOf: [ref(n), { type: "null" }] } }),
-  "intersection with an object": (n) => ({ allOf: [ref(n), object({ resultType: { const: "complete" } })] }),
+  "intersection with an object": (n) => ({
+    allOf: [ref(n), object({ resultType: { const: "complete" } })],
+  }),
   "intersection of a name, a union and an object": (n) => ({
-    allOf: [ref(n), { anyOf: [object({ a: { type: "string" } }), object({ b: { type: "number" } })] }, object({ c: { const: "x" } })],
+    allOf: [
+      ref(n),
+      { anyOf: [object({ a: { type: "string" } }), object({ b: { type: "number" } })] },
+      object({ c: { const: "x" } }),
+    ],
   }),
   "intersection of names": (n) => ({ allOf: [ref(n), ref(40), ref(30)] }),
-  "widened index signature": (n) => ({ type: "object", properties: { [name(n)]: ref(20), other: { type: "array", items: { type: "string" } } }, additionalProperties: { anyOf: [ref(25), ref(n)] } }),
-  "type array": (n) => object({ [name(n)]: { type: ["string", "integer", "boolean", "null"] }, list: { type: "array", maxItems: n, items: { type: ["string", "number"] } } }),
+  "widened index signature": (n) => ({
+    type: "object",
+    properties: { [name(n)]: ref(20), other: { type: "array", items: { type: "string" } } },
+    additionalProperties: { anyOf: [ref(25), ref(n)] },
+  }),
+  "type array": (n) =>
+    object({
+      [name(n)]: { type: ["string", "integer", "boolean", "null"] },
+      list: { type: "array", maxItems: n, items: { type: ["string", "number"] } },
+    }),
   "alias of a name": (n) => ({ tsType: name(n) }),
-  "documented members": (n) => object({ [name(n)]: { tsType: name(n), description: `Line one.\n\n  indented ${"w".repeat(n)}  \nlast */ line` } }),
+  "documented members": (n) =>
+    object({
+      [name(n)]: {
+        tsType: name(n),
+        description: `Line one.\n\n  indented ${"w".repeat(n)}  \nlast */ line`,
+      },
+    }),
 };
 
 describe("types layout against json-schema-to-typescript + prettier, across the print width", () => {
   for (const [shape, schemaOf] of Object.entries(SHAPES)) {
     it(`lays out ${shape} as the reference does`, async () => {
       const lengths = Array.from({ length: 24 }, (_, i) => 60 + i * 2).concat([1, 10, 30, 110]);
-      const declarations = lengths.map((n) => [name(n).replace(/^N/, "D"), { description: `From test #/${shape}`, ...schemaOf(n) }] as const);
+      const declarations = lengths.map(
+        (n) =>
+          [
+            name(n).replace(/^N/, "D"),
+            { description: `From test #/${shape}`, ...schemaOf(n) },
+          ] as const,
+      );
       expect(ownFile(declarations)).toBe(await referenceFile(declarations));
     });
   }

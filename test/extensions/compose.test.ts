@@ -14,7 +14,10 @@ import { listFiles } from "../../generator/write/write-output.js";
 import { testSources } from "../helpers.js";
 
 const ECHO = join("test", "fixtures", "ext-echo");
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 // The generated module, imported from a temporary folder.
 let mcp: any;
@@ -22,7 +25,13 @@ let out: string;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "mcp-gen-compose-"));
-  const result = await generate({ spec: "2026-07-28", extensions: ["tasks", ECHO], out, sources: testSources(), stampVersion: false });
+  const result = await generate({
+    spec: "2026-07-28",
+    extensions: ["tasks", ECHO],
+    out,
+    sources: testSources(),
+    stampVersion: false,
+  });
   writeOutput(out, result.files, { force: true });
   mcp = await import(join(out, "index.ts"));
 });
@@ -30,42 +39,94 @@ beforeAll(async () => {
 describe("tasks + echo", () => {
   it("compiles under tsc --strict", () => {
     const files = listFiles(out).map((f) => join(out, f));
-    const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "))).toEqual([]);
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: [],
+    });
+    expect(
+      ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")),
+    ).toEqual([]);
   });
 
   it("has both extensions' resultTypes, in order", () => {
     expect(mcp.RESULT_TYPES).toEqual(["complete", "input_required", "task", "deferred"]);
-    expect(mcp.METHODS["tools/call"].results).toEqual({ input_required: "InputRequiredResult", complete: "CallToolResult", task: "CreateTaskResult", deferred: "DeferredResult" });
+    expect(mcp.METHODS["tools/call"].results).toEqual({
+      input_required: "InputRequiredResult",
+      complete: "CallToolResult",
+      task: "CreateTaskResult",
+      deferred: "DeferredResult",
+    });
   });
 
   it("parses a tools/call result of either extension, discriminated on resultType", () => {
-    const deferred = { jsonrpc: "2.0", id: 1, result: { resultType: "deferred", retryAfterMs: 500 } };
+    const deferred = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "deferred", retryAfterMs: 500 },
+    };
     expect(mcp.parseResponse(deferred, "tools/call")).toMatchObject({ ok: true });
-    expect(mcp.parseResponse({ ...deferred, result: { resultType: "deferred" } }, "tools/call")).toMatchObject({ ok: false, error: { code: -32602, data: { path: "/result/retryAfterMs" } } });
-    const task = { jsonrpc: "2.0", id: 1, result: { resultType: "task", taskId: "t", status: "working", createdAt: "x", lastUpdatedAt: "x", ttlMs: null } };
+    expect(
+      mcp.parseResponse({ ...deferred, result: { resultType: "deferred" } }, "tools/call"),
+    ).toMatchObject({ ok: false, error: { code: -32602, data: { path: "/result/retryAfterMs" } } });
+    const task = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        resultType: "task",
+        taskId: "t",
+        status: "working",
+        createdAt: "x",
+        lastUpdatedAt: "x",
+        ttlMs: null,
+      },
+    };
     expect(mcp.parseResponse(task, "tools/call")).toMatchObject({ ok: true });
   });
 
   it("has both extensions' methods and notifications", () => {
-    expect(mcp.METHODS["echo/say"]).toMatchObject({ direction: "client-to-server", request: "EchoRequest", results: { complete: "EchoResult" } });
+    expect(mcp.METHODS["echo/say"]).toMatchObject({
+      direction: "client-to-server",
+      request: "EchoRequest",
+      results: { complete: "EchoResult" },
+    });
     expect(mcp.METHODS["tasks/get"]).toBeDefined();
-    expect(mcp.NOTIFICATIONS["notifications/echo/heard"]).toMatchObject({ direction: "server-to-client" });
+    expect(mcp.NOTIFICATIONS["notifications/echo/heard"]).toMatchObject({
+      direction: "server-to-client",
+    });
     const say = { jsonrpc: "2.0", id: 2, method: "echo/say", params: { _meta: META, text: "hi" } };
     expect(mcp.parseMessage(say)).toMatchObject({ ok: true });
-    expect(mcp.parseMessage({ ...say, params: { _meta: META } })).toMatchObject({ ok: false, error: { code: -32602, data: { path: "/params/text" } } });
+    expect(mcp.parseMessage({ ...say, params: { _meta: META } })).toMatchObject({
+      ok: false,
+      error: { code: -32602, data: { path: "/params/text" } },
+    });
   });
 
   it("types each capability on the sides its manifest names", () => {
     const server = { extensions: { "com.example/echo": { maxLength: 0 } } };
-    expect(mcp.validate("ServerCapabilities", server)).toMatchObject({ ok: false, errors: [{ path: "/extensions/com.example~1echo/maxLength" }] });
-    expect(mcp.validate("ServerCapabilities", { extensions: { "com.example/echo": { maxLength: 10 }, "io.modelcontextprotocol/tasks": {} } })).toEqual({ ok: true });
+    expect(mcp.validate("ServerCapabilities", server)).toMatchObject({
+      ok: false,
+      errors: [{ path: "/extensions/com.example~1echo/maxLength" }],
+    });
+    expect(
+      mcp.validate("ServerCapabilities", {
+        extensions: { "com.example/echo": { maxLength: 10 }, "io.modelcontextprotocol/tasks": {} },
+      }),
+    ).toEqual({ ok: true });
     // Echo's capability is server-side only; the client side keeps the generic shape.
     expect(mcp.validate("ClientCapabilities", server)).toEqual({ ok: true });
   });
 
   it("lists both extensions in EXTENSIONS, in the order given", () => {
-    expect(Object.keys(mcp.EXTENSIONS)).toEqual(["io.modelcontextprotocol/tasks", "com.example/echo"]);
+    expect(Object.keys(mcp.EXTENSIONS)).toEqual([
+      "io.modelcontextprotocol/tasks",
+      "com.example/echo",
+    ]);
     expect(mcp.EXTENSIONS["com.example/echo"]).toEqual({
       id: "com.example/echo",
       name: "echo",
@@ -74,23 +135,41 @@ describe("tasks + echo", () => {
       resultTypes: ["deferred"],
       capability: { definition: "EchoCapability", sides: ["server"] },
     });
-    expect(mcp.EXTENSIONS["io.modelcontextprotocol/tasks"]).toMatchObject({ resultTypes: ["task"], requests: { "tasks/get": "client-to-server" } });
+    expect(mcp.EXTENSIONS["io.modelcontextprotocol/tasks"]).toMatchObject({
+      resultTypes: ["task"],
+      requests: { "tasks/get": "client-to-server" },
+    });
   });
 
   it("records the extension's error code with its policy", () => {
     expect(mcp.ErrorCode.EchoTooLong).toBe(-32001);
-    expect(mcp.ERROR_CODES[-32001]).toMatchObject({ policy: "extension", revisions: ["2026-07-28"] });
+    expect(mcp.ERROR_CODES[-32001]).toMatchObject({
+      policy: "extension",
+      revisions: ["2026-07-28"],
+    });
     expect(mcp.isImplementationDefinedCode(-32001)).toBe(true);
   });
 
   it("folds the copy of RequestId into the core definition and names both extensions in the banner", async () => {
-    const result = await generate({ spec: "2026-07-28", extensions: ["tasks", ECHO], out: "x", sources: testSources(), stampVersion: false });
+    const result = await generate({
+      spec: "2026-07-28",
+      extensions: ["tasks", ECHO],
+      out: "x",
+      sources: testSources(),
+      stampVersion: false,
+    });
     const types = result.files.find((f) => f.path === "types.gen.ts")!.contents;
     expect(types.match(/^export type RequestId =/gm)).toHaveLength(1);
     expect(types).toContain("Options: extensions: io.modelcontextprotocol/tasks, com.example/echo");
     expect(result.model.extensions.map((e) => [e.id, e.definitions])).toEqual([
-      ["io.modelcontextprotocol/tasks", expect.arrayContaining(["CreateTaskResult", "GetTaskRequest"])],
-      ["com.example/echo", ["EchoRequest", "EchoResult", "EchoHeardNotification", "DeferredResult", "EchoCapability"]],
+      [
+        "io.modelcontextprotocol/tasks",
+        expect.arrayContaining(["CreateTaskResult", "GetTaskRequest"]),
+      ],
+      [
+        "com.example/echo",
+        ["EchoRequest", "EchoResult", "EchoHeardNotification", "DeferredResult", "EchoCapability"],
+      ],
     ]);
   });
 });

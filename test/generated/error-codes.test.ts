@@ -18,17 +18,43 @@ describe("ErrorCode", () => {
   });
 
   it("records revisions and policy", () => {
-    expect(mcp.ERROR_CODES[-32020]).toMatchObject({ policy: "spec", receiveOnly: false, revisions: ["2026-07-28"], definition: "HeaderMismatchError" });
-    expect(mcp.ERROR_CODES[-32002]).toMatchObject({ policy: "legacy", receiveOnly: true, revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] });
-    expect(mcp.ERROR_CODES[-32042]).toMatchObject({ policy: "legacy", receiveOnly: true, revisions: ["2025-11-25"] });
-    expect(mcp.ERROR_CODES[-32602]).toMatchObject({ policy: "json-rpc", revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] });
+    expect(mcp.ERROR_CODES[-32020]).toMatchObject({
+      policy: "spec",
+      receiveOnly: false,
+      revisions: ["2026-07-28"],
+      definition: "HeaderMismatchError",
+    });
+    expect(mcp.ERROR_CODES[-32002]).toMatchObject({
+      policy: "legacy",
+      receiveOnly: true,
+      revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    });
+    expect(mcp.ERROR_CODES[-32042]).toMatchObject({
+      policy: "legacy",
+      receiveOnly: true,
+      revisions: ["2025-11-25"],
+    });
+    expect(mcp.ERROR_CODES[-32602]).toMatchObject({
+      policy: "json-rpc",
+      revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+    });
   });
 
   it("is per revision: 2025-11-25 defines -32042 and -32002 itself", () => {
-    expect(legacy.ERROR_CODES[-32042]).toMatchObject({ policy: "spec", definition: "URLElicitationRequiredError" });
+    expect(legacy.ERROR_CODES[-32042]).toMatchObject({
+      policy: "spec",
+      definition: "URLElicitationRequiredError",
+    });
     expect(legacy.ERROR_CODES[-32002]).toMatchObject({ policy: "spec" });
     expect("HeaderMismatch" in legacy.ErrorCode).toBe(false);
-    expect(Object.keys(oldest.ErrorCode).sort()).toEqual(["InternalError", "InvalidParams", "InvalidRequest", "MethodNotFound", "ParseError", "ResourceNotFound"]);
+    expect(Object.keys(oldest.ErrorCode).sort()).toEqual([
+      "InternalError",
+      "InvalidParams",
+      "InvalidRequest",
+      "MethodNotFound",
+      "ParseError",
+      "ResourceNotFound",
+    ]);
   });
 
   it.each([
@@ -47,20 +73,39 @@ describe("ErrorCode", () => {
 
 describe("error builders", () => {
   it("build the error member of UnsupportedProtocolVersionError", () => {
-    const error = mcp.unsupportedProtocolVersionError({ supported: ["2026-07-28"], requested: "1999-01-01" });
-    expect(error).toEqual({ code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "1999-01-01" } });
-    expect(mcp.validate("UnsupportedProtocolVersionError", { jsonrpc: "2.0", id: 1, error })).toEqual({ ok: true });
+    const error = mcp.unsupportedProtocolVersionError({
+      supported: ["2026-07-28"],
+      requested: "1999-01-01",
+    });
+    expect(error).toEqual({
+      code: -32022,
+      message: "Unsupported protocol version",
+      data: { supported: ["2026-07-28"], requested: "1999-01-01" },
+    });
+    expect(
+      mcp.validate("UnsupportedProtocolVersionError", { jsonrpc: "2.0", id: 1, error }),
+    ).toEqual({ ok: true });
   });
 
   it("build the error member of MissingRequiredClientCapabilityError", () => {
-    const error = mcp.missingRequiredClientCapabilityError({ requiredCapabilities: { elicitation: {} } }, "Needs elicitation");
-    expect(error).toEqual({ code: -32021, message: "Needs elicitation", data: { requiredCapabilities: { elicitation: {} } } });
+    const error = mcp.missingRequiredClientCapabilityError(
+      { requiredCapabilities: { elicitation: {} } },
+      "Needs elicitation",
+    );
+    expect(error).toEqual({
+      code: -32021,
+      message: "Needs elicitation",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
     expect(mcp.isMissingRequiredClientCapabilityError({ jsonrpc: "2.0", id: 1, error })).toBe(true);
   });
 
   it("use JSON-RPC's standard messages", () => {
     expect(mcp.parseError()).toEqual({ code: -32700, message: "Parse error" });
-    expect(mcp.invalidParamsError("Unknown tool: x")).toEqual({ code: -32602, message: "Unknown tool: x" });
+    expect(mcp.invalidParamsError("Unknown tool: x")).toEqual({
+      code: -32602,
+      message: "Unknown tool: x",
+    });
     expect(mcp.headerMismatchError()).toEqual({ code: -32020, message: "Header mismatch" });
   });
 });

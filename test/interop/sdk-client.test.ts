@@ -24,21 +24,43 @@ let project: string;
 
 beforeAll(async () => {
   project = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "everything");
-  const { files } = await scaffoldServer({ dir: project, example: "everything", name: "interop-everything", sources: testSources() });
+  const { files } = await scaffoldServer({
+    dir: project,
+    example: "everything",
+    name: "interop-everything",
+    sources: testSources(),
+  });
   writeProject(project, files);
 });
 
 function newClient(): Client {
   const client = new Client(
     { name: "mcp-gen-interop", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } } },
+    {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } },
+    },
   );
   client.setRequestHandler("elicitation/create", async (request) => {
-    const fields = Object.keys((request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
-    return { action: "accept", content: Object.fromEntries(fields.map((f) => [f, f === "ok" ? true : f === "color" ? "blue" : "Alice"])) };
+    const fields = Object.keys(
+      (request.params as { requestedSchema?: { properties?: object } }).requestedSchema
+        ?.properties ?? {},
+    );
+    return {
+      action: "accept",
+      content: Object.fromEntries(
+        fields.map((f) => [f, f === "ok" ? true : f === "color" ? "blue" : "Alice"]),
+      ),
+    };
   });
-  client.setRequestHandler("sampling/createMessage", async () => ({ model: "interop-model", role: "assistant", content: { type: "text", text: "Paris" } }));
-  client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///interop", name: "interop" }] }));
+  client.setRequestHandler("sampling/createMessage", async () => ({
+    model: "interop-model",
+    role: "assistant",
+    content: { type: "text", text: "Paris" },
+  }));
+  client.setRequestHandler("roots/list", async () => ({
+    roots: [{ uri: "file:///interop", name: "interop" }],
+  }));
   return client;
 }
 
@@ -52,38 +74,70 @@ async function converse(client: Client): Promise<void> {
   expect(tools.map((t) => t.name)).toContain("test_simple_text");
 
   const simple = await client.callTool({ name: "test_simple_text", arguments: {} });
-  expect(simple.content).toEqual([{ type: "text", text: "This is a simple text response for testing." }]);
+  expect(simple.content).toEqual([
+    { type: "text", text: "This is a simple text response for testing." },
+  ]);
 
   const resource = await client.readResource({ uri: "test://static-text" });
-  expect(resource.contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+  expect(resource.contents).toEqual([
+    {
+      uri: "test://static-text",
+      mimeType: "text/plain",
+      text: "This is the content of the static text resource.",
+    },
+  ]);
 
-  const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+  const prompt = await client.getPrompt({
+    name: "test_prompt_with_arguments",
+    arguments: { arg1: "a", arg2: "b" },
+  });
   expect(JSON.stringify(prompt.messages)).toContain("arg1='a', arg2='b'");
 
   // MRTR: the server answers input_required; the client runs its elicitation handler and retries.
-  const greeting = await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
+  const greeting = await client.callTool({
+    name: "test_input_required_result_elicitation",
+    arguments: {},
+  });
   expect(greeting.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
 
-  const rounds = await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} });
-  expect(rounds.content).toEqual([{ type: "text", text: "Multi-round complete: Alice likes blue" }]);
+  const rounds = await client.callTool({
+    name: "test_input_required_result_multi_round",
+    arguments: {},
+  });
+  expect(rounds.content).toEqual([
+    { type: "text", text: "Multi-round complete: Alice likes blue" },
+  ]);
 
-  const several = await client.callTool({ name: "test_input_required_result_multiple_inputs", arguments: {} });
+  const several = await client.callTool({
+    name: "test_input_required_result_multiple_inputs",
+    arguments: {},
+  });
   expect(JSON.stringify(several.content)).toContain("name=Alice");
 }
 
 describe("the SDK v2 client over stdio", () => {
-  it("discovers, lists, calls, reads, gets a prompt and completes MRTR rounds", { timeout: 60_000 }, async () => {
-    const client = newClient();
-    // A subclass keeps the SDK's discover probe on the session's own child process.
-    class Transport extends StdioClientTransport {}
-    const transport = new Transport({ command: process.execPath, args: ["--import", TSX, "src/index.ts", "--stdio"], cwd: project, env: getDefaultEnvironment(), stderr: "pipe" });
-    await client.connect(transport);
-    try {
-      await converse(client);
-    } finally {
-      await client.close();
-    }
-  });
+  it(
+    "discovers, lists, calls, reads, gets a prompt and completes MRTR rounds",
+    { timeout: 60_000 },
+    async () => {
+      const client = newClient();
+      // A subclass keeps the SDK's discover probe on the session's own child process.
+      class Transport extends StdioClientTransport {}
+      const transport = new Transport({
+        command: process.execPath,
+        args: ["--import", TSX, "src/index.ts", "--stdio"],
+        cwd: project,
+        env: getDefaultEnvironment(),
+        stderr: "pipe",
+      });
+      await client.connect(transport);
+      try {
+        await converse(client);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe("the SDK v2 client over Streamable HTTP", () => {
@@ -97,7 +151,11 @@ describe("the SDK v2 client over Streamable HTTP", () => {
         probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
       });
     });
-    child = spawn(process.execPath, ["--import", TSX, "src/index.ts"], { cwd: project, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    child = spawn(process.execPath, ["--import", TSX, "src/index.ts"], {
+      cwd: project,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stderr!.on("data", (chunk: Buffer) => {
         if (chunk.toString("utf8").includes("listening on")) resolve();
@@ -110,13 +168,17 @@ describe("the SDK v2 client over Streamable HTTP", () => {
     child?.kill();
   });
 
-  it("discovers, lists, calls, reads, gets a prompt and completes MRTR rounds", { timeout: 60_000 }, async () => {
-    const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(url));
-    try {
-      await converse(client);
-    } finally {
-      await client.close();
-    }
-  });
+  it(
+    "discovers, lists, calls, reads, gets a prompt and completes MRTR rounds",
+    { timeout: 60_000 },
+    async () => {
+      const client = newClient();
+      await client.connect(new StreamableHTTPClientTransport(url));
+      try {
+        await converse(client);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });

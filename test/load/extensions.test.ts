@@ -10,25 +10,42 @@ import { McpGenError } from "../../generator/diagnostics.js";
 import { loadExtensions, pullExtension } from "../../generator/load/extensions.js";
 import { SCHEMA_DIR } from "../helpers.js";
 
-const upstream = (url: string) => join(SCHEMA_DIR, "extensions", "tasks", url.endsWith(".ts") ? "schema.ts" : "schema.json");
+const upstream = (url: string) =>
+  join(SCHEMA_DIR, "extensions", "tasks", url.endsWith(".ts") ? "schema.ts" : "schema.json");
 
 function fetchFrom(body: (url: string) => Uint8Array): typeof fetch {
-  return (async (input: string | URL | Request) => new Response(body(String(input)))) as typeof fetch;
+  return (async (input: string | URL | Request) =>
+    new Response(body(String(input)))) as typeof fetch;
 }
 
 describe("known extensions", () => {
   it("pulls the Tasks files into the cache, verified", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-gen-ext-cache-"));
-    const dir = await pullExtension("tasks", { cacheDir, allowDownload: true, fetch: fetchFrom((url) => readFileSync(upstream(url))) });
+    const dir = await pullExtension("tasks", {
+      cacheDir,
+      allowDownload: true,
+      fetch: fetchFrom((url) => readFileSync(upstream(url))),
+    });
     expect(dir).toBe(join(cacheDir, "schemas", "extensions", "tasks"));
     expect(readFileSync(join(dir, "schema.json"))).toEqual(readFileSync(upstream("schema.json")));
-    const loaded = await loadExtensions(["io.modelcontextprotocol/tasks"], { cacheDir, allowDownload: false });
-    expect(loaded.map((e) => [e.manifest.name, e.schema.file.name, e.schemaTs?.file.name])).toEqual([["tasks", "extensions/tasks/schema.json", "extensions/tasks/schema.ts"]]);
+    const loaded = await loadExtensions(["io.modelcontextprotocol/tasks"], {
+      cacheDir,
+      allowDownload: false,
+    });
+    expect(loaded.map((e) => [e.manifest.name, e.schema.file.name, e.schemaTs?.file.name])).toEqual(
+      [["tasks", "extensions/tasks/schema.json", "extensions/tasks/schema.ts"]],
+    );
   });
 
   it("refuses bytes that do not match the pinned sha256, writing nothing", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-gen-ext-cache-"));
-    await expect(pullExtension("tasks", { cacheDir, allowDownload: true, fetch: fetchFrom(() => new TextEncoder().encode("{}")) })).rejects.toBeInstanceOf(McpGenError);
+    await expect(
+      pullExtension("tasks", {
+        cacheDir,
+        allowDownload: true,
+        fetch: fetchFrom(() => new TextEncoder().encode("{}")),
+      }),
+    ).rejects.toBeInstanceOf(McpGenError);
     expect(existsSync(join(cacheDir, "schemas", "extensions", "tasks"))).toBe(false);
   });
 
@@ -39,7 +56,9 @@ describe("known extensions", () => {
       expect.unreachable();
     } catch (error) {
       expect((error as McpGenError).diagnostics.map((d) => d.code)).toEqual(["MCPG603"]);
-      expect((error as McpGenError).diagnostics[0]!.message).toContain("download (disabled by MCP_GEN_OFFLINE=1)");
+      expect((error as McpGenError).diagnostics[0]!.message).toContain(
+        "download (disabled by MCP_GEN_OFFLINE=1)",
+      );
     }
   });
 });

@@ -30,10 +30,9 @@ async function loadProblems(spec: string, withoutSchemaTs = false): Promise<stri
 
 describe("loadSources", () => {
   it("reports a malformed schema.json and a schema.ts that does not parse together", async () => {
-    expect((await loadProblems(fixture("bad-both-files"))).map((l) => l.split(": error ")[0])).toEqual([
-      "bad-both-files/schema.json:4:3",
-      "bad-both-files/schema.ts:4:1",
-    ]);
+    expect(
+      (await loadProblems(fixture("bad-both-files"))).map((l) => l.split(": error ")[0]),
+    ).toEqual(["bad-both-files/schema.json:4:3", "bad-both-files/schema.ts:4:1"]);
   });
 
   it("does not read schema.ts when told to generate without it", async () => {
@@ -52,9 +51,19 @@ describe("parseSchemaJson", () => {
   it.each([
     ["[]", `s/schema.json#: error MCPG208: schema.json has no definitions (an array) ${FIX}`],
     ['"schema"', `s/schema.json#: error MCPG208: schema.json has no definitions (string) ${FIX}`],
-    ['{ "type": "object" }', `s/schema.json#: error MCPG208: schema.json has no definitions (neither $defs nor definitions) ${FIX}`],
-    ['{ "$defs": [] }', `s/schema.json#: error MCPG208: schema.json has no definitions (neither $defs nor definitions) ${FIX}`],
+    [
+      '{ "type": "object" }',
+      `s/schema.json#: error MCPG208: schema.json has no definitions (neither $defs nor definitions) ${FIX}`,
+    ],
+    [
+      '{ "$defs": [] }',
+      `s/schema.json#: error MCPG208: schema.json has no definitions (neither $defs nor definitions) ${FIX}`,
+    ],
   ])("%s", (text, want) => {
-    expect(problems(() => parseSchemaJson({ name: "s/schema.json", path: "/s/schema.json", sha256: "", text }))).toEqual([want]);
+    expect(
+      problems(() =>
+        parseSchemaJson({ name: "s/schema.json", path: "/s/schema.json", sha256: "", text }),
+      ),
+    ).toEqual([want]);
   });
 });

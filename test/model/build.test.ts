@@ -13,22 +13,46 @@ import { REVISIONS, testSources } from "../helpers.js";
 async function model(revision: string, withoutSchemaTs = false): Promise<McpModel> {
   const sources = await loadSources({ spec: revision, sources: testSources(), withoutSchemaTs });
   expect(checkSources(sources)).toEqual([]);
-  return runPasses(buildModel(sources).model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
+  return runPasses(buildModel(sources).model, {
+    patches: sources.patches,
+    definitionsKey: sources.schema.definitionsKey,
+    extensions: sources.extensions,
+  });
 }
 
-const models = Object.fromEntries(await Promise.all(REVISIONS.map(async (r) => [r, await model(r)] as const)));
+const models = Object.fromEntries(
+  await Promise.all(REVISIONS.map(async (r) => [r, await model(r)] as const)),
+);
 
 describe("requests", () => {
   it.each([
     ["2024-11-05", "ping", "both", "PingRequest", ["EmptyResult"]],
     ["2024-11-05", "initialize", "client-to-server", "InitializeRequest", ["InitializeResult"]],
-    ["2024-11-05", "sampling/createMessage", "server-to-client", "CreateMessageRequest", ["CreateMessageResult"]],
+    [
+      "2024-11-05",
+      "sampling/createMessage",
+      "server-to-client",
+      "CreateMessageRequest",
+      ["CreateMessageResult"],
+    ],
     ["2024-11-05", "logging/setLevel", "client-to-server", "SetLevelRequest", ["EmptyResult"]],
     ["2025-06-18", "elicitation/create", "server-to-client", "ElicitRequest", ["ElicitResult"]],
     ["2025-11-25", "tasks/get", "both", "GetTaskRequest", ["GetTaskResult"]],
     ["2026-07-28", "server/discover", "client-to-server", "DiscoverRequest", ["DiscoverResult"]],
-    ["2026-07-28", "tools/call", "client-to-server", "CallToolRequest", ["InputRequiredResult", "CallToolResult"]],
-    ["2026-07-28", "resources/read", "client-to-server", "ReadResourceRequest", ["InputRequiredResult", "ReadResourceResult"]],
+    [
+      "2026-07-28",
+      "tools/call",
+      "client-to-server",
+      "CallToolRequest",
+      ["InputRequiredResult", "CallToolResult"],
+    ],
+    [
+      "2026-07-28",
+      "resources/read",
+      "client-to-server",
+      "ReadResourceRequest",
+      ["InputRequiredResult", "ReadResourceResult"],
+    ],
     ["2026-07-28", "elicitation/create", "input-request", "ElicitRequest", ["ElicitResult"]],
     ["2026-07-28", "roots/list", "input-request", "ListRootsRequest", ["ListRootsResult"]],
   ] as const)("%s %s: %s, %s → %j", (revision, method, direction, definition, results) => {
@@ -38,8 +62,13 @@ describe("requests", () => {
   });
 
   it("only tools/call, prompts/get and resources/read may answer with InputRequiredResult", () => {
-    expect(models["2026-07-28"]!.requests.filter((r) => r.mrtr).map((r) => r.method)).toEqual(["prompts/get", "resources/read", "tools/call"]);
-    for (const revision of REVISIONS.slice(0, 4)) expect(models[revision]!.requests.some((r) => r.mrtr)).toBe(false);
+    expect(models["2026-07-28"]!.requests.filter((r) => r.mrtr).map((r) => r.method)).toEqual([
+      "prompts/get",
+      "resources/read",
+      "tools/call",
+    ]);
+    for (const revision of REVISIONS.slice(0, 4))
+      expect(models[revision]!.requests.some((r) => r.mrtr)).toBe(false);
   });
 
   it("pins resultType on the 2026-07-28 results", () => {
@@ -56,9 +85,16 @@ describe("requests", () => {
 
   it("records params: named definition and presence", () => {
     const m = models["2026-07-28"]!;
-    expect(m.requests.find((r) => r.method === "tools/call")).toMatchObject({ paramsDefinition: "CallToolRequestParams", params: "required" });
-    expect(models["2024-11-05"]!.requests.find((r) => r.method === "ping")).toMatchObject({ params: "optional" });
-    expect(models["2024-11-05"]!.requests.find((r) => r.method === "ping")!.paramsDefinition).toBeUndefined();
+    expect(m.requests.find((r) => r.method === "tools/call")).toMatchObject({
+      paramsDefinition: "CallToolRequestParams",
+      params: "required",
+    });
+    expect(models["2024-11-05"]!.requests.find((r) => r.method === "ping")).toMatchObject({
+      params: "optional",
+    });
+    expect(
+      models["2024-11-05"]!.requests.find((r) => r.method === "ping")!.paramsDefinition,
+    ).toBeUndefined();
   });
 });
 
@@ -70,17 +106,25 @@ describe("notifications", () => {
     ["2026-07-28", "notifications/cancelled", "both"],
     ["2026-07-28", "notifications/subscriptions/acknowledged", "server-to-client"],
   ] as const)("%s %s: %s", (revision, method, direction) => {
-    expect(models[revision]!.notifications.find((n) => n.method === method)?.direction).toBe(direction);
+    expect(models[revision]!.notifications.find((n) => n.method === method)?.direction).toBe(
+      direction,
+    );
   });
 
   it("does not mistake a container for a method definition", () => {
     const m = models["2026-07-28"]!;
-    expect(m.notifications.filter((n) => n.method === "notifications/cancelled").map((n) => n.definition)).toEqual(["CancelledNotification"]);
+    expect(
+      m.notifications
+        .filter((n) => n.method === "notifications/cancelled")
+        .map((n) => n.definition),
+    ).toEqual(["CancelledNotification"]);
   });
 
   it("finds 2026-07-28's inlined ClientNotification without schema.ts too", async () => {
     const bare = await model("2026-07-28", true);
-    expect(bare.notifications.find((n) => n.method === "notifications/cancelled")?.direction).toBe("both");
+    expect(bare.notifications.find((n) => n.method === "notifications/cancelled")?.direction).toBe(
+      "both",
+    );
     expect(bare.unknowns.length).toBeGreaterThan(0);
   });
 });
@@ -88,13 +132,22 @@ describe("notifications", () => {
 describe("declarations", () => {
   it("keeps schema.ts's literal members and deprecations", () => {
     const m = models["2026-07-28"]!;
-    expect(m.declarations.find((d) => d.name === "ResultType")?.literalMembers).toEqual({ values: ["complete", "input_required"], open: true });
-    expect(m.declarations.find((d) => d.name === "CreateMessageRequest")?.deprecated).toMatch(/^Deprecated as of protocol version 2026-07-28/);
-    expect(m.declarations.find((d) => d.name === "RequestMetaObject")?.deprecatedMembers).toHaveProperty(["io.modelcontextprotocol~1logLevel"]);
+    expect(m.declarations.find((d) => d.name === "ResultType")?.literalMembers).toEqual({
+      values: ["complete", "input_required"],
+      open: true,
+    });
+    expect(m.declarations.find((d) => d.name === "CreateMessageRequest")?.deprecated).toMatch(
+      /^Deprecated as of protocol version 2026-07-28/,
+    );
+    expect(
+      m.declarations.find((d) => d.name === "RequestMetaObject")?.deprecatedMembers,
+    ).toHaveProperty(["io.modelcontextprotocol~1logLevel"]);
   });
 
   it("marks types with schema.ts index signatures open, and only those", () => {
-    const open = new Set(models["2026-07-28"]!.declarations.filter((d) => d.openType).map((d) => d.name));
+    const open = new Set(
+      models["2026-07-28"]!.declarations.filter((d) => d.openType).map((d) => d.name),
+    );
     expect(open.has("Result")).toBe(true);
     expect(open.has("CallToolResult")).toBe(true);
     expect(open.has("MetaObject")).toBe(true);
@@ -104,19 +157,46 @@ describe("declarations", () => {
   it("normalizes draft-07 refs to #/$defs/", () => {
     const ping = models["2024-11-05"]!.declarations.find((d) => d.name === "PingRequest")!;
     expect(JSON.stringify(ping.schema)).not.toContain("#/definitions/");
-    expect(ping.origin).toEqual({ file: "2024-11-05/schema.json", pointer: "/definitions/PingRequest" });
+    expect(ping.origin).toEqual({
+      file: "2024-11-05/schema.json",
+      pointer: "/definitions/PingRequest",
+    });
   });
 });
 
 describe("capabilities and envelopes", () => {
   it("lists capability paths of both sides", () => {
     const paths = models["2026-07-28"]!.capabilities.map((c) => `${c.side}:${c.path.join(".")}`);
-    expect(paths).toEqual(expect.arrayContaining(["server:tools", "server:tools.listChanged", "client:elicitation", "client:elicitation.form", "server:extensions"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "server:tools",
+        "server:tools.listChanged",
+        "client:elicitation",
+        "client:elicitation.form",
+        "server:extensions",
+      ]),
+    );
   });
 
   it.each([
-    ["2024-11-05", { request: "JSONRPCRequest", notification: "JSONRPCNotification", resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError" }],
-    ["2026-07-28", { request: "JSONRPCRequest", notification: "JSONRPCNotification", resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse" }],
+    [
+      "2024-11-05",
+      {
+        request: "JSONRPCRequest",
+        notification: "JSONRPCNotification",
+        resultResponse: "JSONRPCResponse",
+        errorResponse: "JSONRPCError",
+      },
+    ],
+    [
+      "2026-07-28",
+      {
+        request: "JSONRPCRequest",
+        notification: "JSONRPCNotification",
+        resultResponse: "JSONRPCResultResponse",
+        errorResponse: "JSONRPCErrorResponse",
+      },
+    ],
   ] as const)("%s envelopes", (revision, want) => {
     expect(models[revision]!.envelopes).toEqual(want);
   });

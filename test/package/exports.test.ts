@@ -11,25 +11,42 @@ import { generatedTargets } from "../../scripts/generated-targets.js";
 import { ROOT } from "../helpers.js";
 
 function importInChild(code: string): string {
-  return execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+  return execFileSync(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
 }
 
 describe("package exports", () => {
-  it.each(generatedTargets().map((t) => [t.folder, t] as const))("mcp-gen/%s exports the generated API", (folder, target) => {
-    const out = importInChild(
-      `const m = await import("mcp-gen/${folder}"); console.log(JSON.stringify([m.PROTOCOL_VERSION, typeof m.validate, typeof m.parseMessage, typeof m.METHODS["tools/call"], m.ErrorCode.ParseError]));`,
-    );
-    expect(JSON.parse(out)).toEqual([target.spec, "function", "function", "object", -32700]);
-  });
+  it.each(generatedTargets().map((t) => [t.folder, t] as const))(
+    "mcp-gen/%s exports the generated API",
+    (folder, target) => {
+      const out = importInChild(
+        `const m = await import("mcp-gen/${folder}"); console.log(JSON.stringify([m.PROTOCOL_VERSION, typeof m.validate, typeof m.parseMessage, typeof m.METHODS["tools/call"], m.ErrorCode.ParseError]));`,
+      );
+      expect(JSON.parse(out)).toEqual([target.spec, "function", "function", "object", -32700]);
+    },
+  );
 
   it("exports every folder of generated/ and nothing else", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    const revisionExports = Object.keys(pkg.exports).filter((k) => /^\.\/\d{4}/.test(k)).map((k) => k.slice(2)).sort();
-    expect(revisionExports).toEqual(generatedTargets().map((t) => t.folder).sort());
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    const revisionExports = Object.keys(pkg.exports)
+      .filter((k) => /^\.\/\d{4}/.test(k))
+      .map((k) => k.slice(2))
+      .sort();
+    expect(revisionExports).toEqual(
+      generatedTargets()
+        .map((t) => t.folder)
+        .sort(),
+    );
   });
 
   it("mcp-gen exports the library API", () => {
-    const out = importInChild(`const m = await import("mcp-gen"); console.log(typeof m.generate, typeof m.writeOutput, typeof m.checkOutput);`);
+    const out = importInChild(
+      `const m = await import("mcp-gen"); console.log(typeof m.generate, typeof m.writeOutput, typeof m.checkOutput);`,
+    );
     expect(out.trim()).toBe("function function function");
   });
 });

@@ -6,14 +6,31 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchHandler, McpHttpHandler, serveHttp } from "../../templates/runtime/index.js";
-import { headersFor, legacy, post, protocol, raw, readBody, request, send, testServer, VERSION } from "./mcp-client.js";
+import {
+  headersFor,
+  legacy,
+  post,
+  protocol,
+  raw,
+  readBody,
+  request,
+  send,
+  testServer,
+  VERSION,
+} from "./mcp-client.js";
 
 function weatherServer() {
   const server = testServer();
-  server.tool({ name: "get_weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }, (args, ctx) => {
-    ctx.log("info", `looking up ${String(args.city)}`);
-    return { content: [{ type: "text", text: `sunny in ${String(args.city)}` }] };
-  });
+  server.tool(
+    {
+      name: "get_weather",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    },
+    (args, ctx) => {
+      ctx.log("info", `looking up ${String(args.city)}`);
+      return { content: [{ type: "text", text: `sunny in ${String(args.city)}` }] };
+    },
+  );
   return server;
 }
 
@@ -36,10 +53,16 @@ describe("HTTP: Host and Origin (DNS rebinding)", () => {
     ["Host localhost:<port>", { host: "localhost:PORT" }],
     ["Host [::1]:<port>", { host: "[::1]:PORT" }],
     ["Host localhost without a port", { host: "localhost" }],
-    ["Origin http://localhost:<other port>", { host: "127.0.0.1:PORT", origin: "http://localhost:5173" }],
+    [
+      "Origin http://localhost:<other port>",
+      { host: "127.0.0.1:PORT", origin: "http://localhost:5173" },
+    ],
     ["Origin http://[::1]:<port>", { host: "127.0.0.1:PORT", origin: "http://[::1]:PORT" }],
   ])("accepts %s", async (_title, headers) => {
-    const reply = await raw(url, { headers: { ...discoverHeaders, ...withPort(headers) }, body: discover });
+    const reply = await raw(url, {
+      headers: { ...discoverHeaders, ...withPort(headers) },
+      body: discover,
+    });
     expect(reply.status).toBe(200);
   });
 
@@ -47,20 +70,38 @@ describe("HTTP: Host and Origin (DNS rebinding)", () => {
     ["a Host naming another machine (a rebound DNS name)", { host: "attacker.example:PORT" }],
     ["a Host whose name merely starts with localhost", { host: "localhost.attacker.example" }],
     ["an Origin of another site", { host: "127.0.0.1:PORT", origin: "http://attacker.example" }],
-    ["an Origin that is only a subdomain of localhost's name", { host: "127.0.0.1:PORT", origin: "http://localhost.attacker.example:PORT" }],
+    [
+      "an Origin that is only a subdomain of localhost's name",
+      { host: "127.0.0.1:PORT", origin: "http://localhost.attacker.example:PORT" },
+    ],
     ["the opaque Origin null", { host: "127.0.0.1:PORT", origin: "null" }],
     ["an Origin that is not a URL", { host: "127.0.0.1:PORT", origin: "not a url" }],
   ])("refuses %s with 403 and an error without id", async (_title, headers) => {
-    const reply = await raw(url, { headers: { ...discoverHeaders, ...withPort(headers) }, body: discover });
+    const reply = await raw(url, {
+      headers: { ...discoverHeaders, ...withPort(headers) },
+      body: discover,
+    });
     expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.text)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden: the Host or Origin header is not allowed" } });
+    expect(JSON.parse(reply.text)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "Forbidden: the Host or Origin header is not allowed" },
+    });
   });
 
   it("refuses a request without a Host header (node:http already refuses it with 400; the core itself with 403)", async () => {
-    expect((await raw(url, { headers: discoverHeaders, body: discover, setHost: false })).status).toBe(400);
+    expect(
+      (await raw(url, { headers: discoverHeaders, body: discover, setHost: false })).status,
+    ).toBe(400);
     const core = new McpHttpHandler(server);
     const headers: Record<string, string> = { ...discoverHeaders };
-    const reply = await core.handle({ method: "POST", path: "/mcp", header: (n) => headers[n], body: discover, signal: new AbortController().signal });
+    const reply = await core.handle({
+      method: "POST",
+      path: "/mcp",
+      header: (n) => headers[n],
+      body: discover,
+      signal: new AbortController().signal,
+    });
     expect(reply).toMatchObject({ kind: "body", status: 403 });
   });
 
@@ -71,14 +112,43 @@ describe("HTTP: Host and Origin (DNS rebinding)", () => {
     }
   });
 
-  it("allowedHosts names the hosts a deployment answers to; \"any\" turns the check off", async () => {
+  it('allowedHosts names the hosts a deployment answers to; "any" turns the check off', async () => {
     const named = await serveHttp(weatherServer(), { port: 0, allowedHosts: ["mcp.example.com"] });
     const open = await serveHttp(weatherServer(), { port: 0, allowedHosts: "any" });
     try {
-      expect((await raw(named.url, { headers: { ...discoverHeaders, host: "mcp.example.com" }, body: discover })).status).toBe(200);
-      expect((await raw(named.url, { headers: { ...discoverHeaders, host: "mcp.example.com", origin: "https://mcp.example.com" }, body: discover })).status).toBe(200);
+      expect(
+        (
+          await raw(named.url, {
+            headers: { ...discoverHeaders, host: "mcp.example.com" },
+            body: discover,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await raw(named.url, {
+            headers: {
+              ...discoverHeaders,
+              host: "mcp.example.com",
+              origin: "https://mcp.example.com",
+            },
+            body: discover,
+          })
+        ).status,
+      ).toBe(200);
       expect((await raw(named.url, { headers: discoverHeaders, body: discover })).status).toBe(403);
-      expect((await raw(open.url, { headers: { ...discoverHeaders, host: "attacker.example", origin: "http://attacker.example" }, body: discover })).status).toBe(200);
+      expect(
+        (
+          await raw(open.url, {
+            headers: {
+              ...discoverHeaders,
+              host: "attacker.example",
+              origin: "http://attacker.example",
+            },
+            body: discover,
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await named.close();
       await open.close();
@@ -88,35 +158,53 @@ describe("HTTP: Host and Origin (DNS rebinding)", () => {
 
 describe("HTTP: body limit", () => {
   it("answers a body over maxBodyBytes with 413 and a JSON-RPC error, and keeps serving", async () => {
-    const big = JSON.stringify(request("tools/call", { name: "get_weather", arguments: { city: "x".repeat(5000) } }));
+    const big = JSON.stringify(
+      request("tools/call", { name: "get_weather", arguments: { city: "x".repeat(5000) } }),
+    );
     const reply = await post(url, big, headersFor(request("tools/call", { name: "get_weather" })));
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Request body too large" } });
+    expect(reply.body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Request body too large" },
+    });
     expect((await post(url, request("server/discover"))).status).toBe(200);
   });
 
   it("accepts a body of exactly maxBodyBytes", async () => {
     const message = request("tools/call", { name: "get_weather", arguments: { city: "" } });
     const padding = 4096 - Buffer.byteLength(JSON.stringify(message));
-    const exact = JSON.stringify(request("tools/call", { name: "get_weather", arguments: { city: "y".repeat(padding) } }));
+    const exact = JSON.stringify(
+      request("tools/call", { name: "get_weather", arguments: { city: "y".repeat(padding) } }),
+    );
     expect(Buffer.byteLength(exact)).toBe(4096);
-    const reply = await post(url, exact, headersFor(request("tools/call", { name: "get_weather" })));
+    const reply = await post(
+      url,
+      exact,
+      headersFor(request("tools/call", { name: "get_weather" })),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.result.content[0].text).toBe(`sunny in ${"y".repeat(padding)}`);
   });
 
   it("a body over the limit sent in many chunks is refused too", async () => {
-    const reply = await raw(url, { headers: { ...discoverHeaders, "transfer-encoding": "chunked" }, body: Buffer.alloc(64 * 1024, 0x20) });
+    const reply = await raw(url, {
+      headers: { ...discoverHeaders, "transfer-encoding": "chunked" },
+      body: Buffer.alloc(64 * 1024, 0x20),
+    });
     expect(reply.status).toBe(413);
   });
 });
 
 describe("HTTP: methods and paths", () => {
-  it.each(["GET", "DELETE"])("%s without a session is 405 Method Not Allowed (the modern era has no session)", async (method) => {
-    const reply = await send(url, { method });
-    expect(reply.status).toBe(405);
-    expect(reply.headers.get("allow")).toBe("POST");
-  });
+  it.each(["GET", "DELETE"])(
+    "%s without a session is 405 Method Not Allowed (the modern era has no session)",
+    async (method) => {
+      const reply = await send(url, { method });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get("allow")).toBe("POST");
+    },
+  );
 
   it("PUT is 405 and names the methods the endpoint allows", async () => {
     const reply = await send(url, { method: "PUT", body: "{}" });
@@ -125,7 +213,11 @@ describe("HTTP: methods and paths", () => {
   });
 
   it("any other path is 404", async () => {
-    const reply = await send(url.replace(/\/mcp$/, "/other"), { method: "POST", headers: discoverHeaders, body: discover });
+    const reply = await send(url.replace(/\/mcp$/, "/other"), {
+      method: "POST",
+      headers: discoverHeaders,
+      body: discover,
+    });
     expect(reply.status).toBe(404);
   });
 
@@ -148,28 +240,67 @@ describe("HTTP: methods and paths", () => {
 
 describe("HTTP: a legacy (2025-11-25) session", () => {
   const legacyPost = (message: Record<string, unknown>, session?: string) =>
-    post(url, message, { "mcp-protocol-version": session ? "2025-11-25" : undefined, "mcp-method": undefined, "mcp-name": undefined, ...(session ? { "mcp-session-id": session } : {}) });
+    post(url, message, {
+      "mcp-protocol-version": session ? "2025-11-25" : undefined,
+      "mcp-method": undefined,
+      "mcp-name": undefined,
+      ...(session ? { "mcp-session-id": session } : {}),
+    });
 
   it("initialize → Mcp-Session-Id; initialized → 202; tools/call over SSE; DELETE → later requests 404", async () => {
-    const init = await legacyPost({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+    const init = await legacyPost({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "old", version: "1" },
+      },
+    });
     expect(init.status).toBe(200);
     expect(init.headers.get("content-type")).toBe("text/event-stream");
     const session = init.headers.get("mcp-session-id")!;
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
-    expect(init.body).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25", serverInfo: { name: "runtime-tests" }, capabilities: { tools: { listChanged: true } } } });
+    expect(init.body).toMatchObject({
+      id: 1,
+      result: {
+        protocolVersion: "2025-11-25",
+        serverInfo: { name: "runtime-tests" },
+        capabilities: { tools: { listChanged: true } },
+      },
+    });
     expect(legacy.parseResponse(init.body, "initialize")).toMatchObject({ ok: true });
 
-    const initialized = await legacyPost({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
+    const initialized = await legacyPost(
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      session,
+    );
     expect(initialized.status).toBe(202);
     expect(initialized.text).toBe("");
 
-    await legacyPost({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "info" } }, session);
-    const called = await legacyPost({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_weather", arguments: { city: "Oslo" } } }, session);
+    await legacyPost(
+      { jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "info" } },
+      session,
+    );
+    const called = await legacyPost(
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "get_weather", arguments: { city: "Oslo" } },
+      },
+      session,
+    );
     expect(called.status).toBe(200);
     expect(called.headers.get("content-type")).toBe("text/event-stream");
     expect(called.headers.get("mcp-session-id")).toBe(session);
     expect(called.messages).toEqual([
-      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "looking up Oslo" } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "looking up Oslo" },
+      },
       { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "sunny in Oslo" }] } },
     ]);
 
@@ -178,15 +309,22 @@ describe("HTTP: a legacy (2025-11-25) session", () => {
     const after = await legacyPost({ jsonrpc: "2.0", id: 4, method: "tools/list" }, session);
     expect(after.status).toBe(404);
     expect(after.body.error).toMatchObject({ code: -32600, message: "Session not found" });
-    expect((await send(url, { method: "DELETE", headers: { "mcp-session-id": session } })).status).toBe(404);
-    expect((await send(url, { method: "GET", headers: { "mcp-session-id": session } })).status).toBe(404);
+    expect(
+      (await send(url, { method: "DELETE", headers: { "mcp-session-id": session } })).status,
+    ).toBe(404);
+    expect(
+      (await send(url, { method: "GET", headers: { "mcp-session-id": session } })).status,
+    ).toBe(404);
   });
 
   it("a legacy request without a session is 400; with an unknown one, 404", async () => {
     const none = await legacyPost({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     expect(none.status).toBe(400);
     expect(none.body.error.message).toBe("Bad Request: no Mcp-Session-Id (send initialize first)");
-    const unknown = await legacyPost({ jsonrpc: "2.0", id: 1, method: "tools/list" }, "00000000-0000-0000-0000-000000000000");
+    const unknown = await legacyPost(
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      "00000000-0000-0000-0000-000000000000",
+    );
     expect(unknown.status).toBe(404);
   });
 
@@ -200,32 +338,65 @@ describe("HTTP: a legacy (2025-11-25) session", () => {
 describe("HTTP: the Fetch adapter", () => {
   const handle = fetchHandler(new McpHttpHandler(weatherServer(), { maxBodyBytes: 4096 }));
   const fetchRequest = (message: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    new Request("http://localhost:8080/mcp", { method: "POST", headers: { ...headersFor(message), ...headers }, body: JSON.stringify(message) });
+    new Request("http://localhost:8080/mcp", {
+      method: "POST",
+      headers: { ...headersFor(message), ...headers },
+      body: JSON.stringify(message),
+    });
 
   it("answers a tools/call Request with a Response (an event stream, as the handler logs)", async () => {
-    const message = request("tools/call", { name: "get_weather", arguments: { city: "Lima" }, _meta: { "io.modelcontextprotocol/logLevel": "info" } });
+    const message = request("tools/call", {
+      name: "get_weather",
+      arguments: { city: "Lima" },
+      _meta: { "io.modelcontextprotocol/logLevel": "info" },
+    });
     const response = await handle(fetchRequest(message));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const messages = readBody(await response.text(), response.headers.get("content-type"));
-    expect(messages[0]).toEqual({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "looking up Lima" } });
-    expect(messages[1]).toMatchObject({ id: 1, result: { resultType: "complete", content: [{ type: "text", text: "sunny in Lima" }] } });
+    expect(messages[0]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info", data: "looking up Lima" },
+    });
+    expect(messages[1]).toMatchObject({
+      id: 1,
+      result: { resultType: "complete", content: [{ type: "text", text: "sunny in Lima" }] },
+    });
     expect(protocol.parseResponse(messages[1], "tools/call")).toMatchObject({ ok: true });
   });
 
   it("answers with a JSON body when the handler sends no notification", async () => {
-    const response = await handle(fetchRequest(request("tools/call", { name: "get_weather", arguments: { city: "Quito" } })));
+    const response = await handle(
+      fetchRequest(request("tools/call", { name: "get_weather", arguments: { city: "Quito" } })),
+    );
     expect(response.headers.get("content-type")).toBe("application/json");
-    expect(await response.json()).toMatchObject({ result: { content: [{ text: "sunny in Quito" }] } });
+    expect(await response.json()).toMatchObject({
+      result: { content: [{ text: "sunny in Quito" }] },
+    });
   });
 
   it("applies the same header rules and the body limit", async () => {
-    const mismatch = await handle(fetchRequest(request("tools/call", { name: "get_weather", arguments: { city: "x" } }), { "mcp-name": "other" }));
+    const mismatch = await handle(
+      fetchRequest(request("tools/call", { name: "get_weather", arguments: { city: "x" } }), {
+        "mcp-name": "other",
+      }),
+    );
     expect(mismatch.status).toBe(400);
     expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32020);
-    const big = await handle(fetchRequest(request("tools/call", { name: "get_weather", arguments: { city: "x".repeat(5000) } })));
+    const big = await handle(
+      fetchRequest(
+        request("tools/call", { name: "get_weather", arguments: { city: "x".repeat(5000) } }),
+      ),
+    );
     expect(big.status).toBe(413);
-    const rebound = await handle(new Request("http://attacker.example/mcp", { method: "POST", headers: headersFor(request("server/discover")), body: discover }));
+    const rebound = await handle(
+      new Request("http://attacker.example/mcp", {
+        method: "POST",
+        headers: headersFor(request("server/discover")),
+        body: discover,
+      }),
+    );
     expect(rebound.status).toBe(403);
   });
 });

@@ -18,7 +18,9 @@ export { legacy, protocol };
 export const VERSION = protocol.PROTOCOL_VERSION;
 
 /** The modern `_meta` envelope, with the client capabilities given. */
-export function envelope(clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
+export function envelope(
+  clientCapabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     "io.modelcontextprotocol/protocolVersion": VERSION,
     "io.modelcontextprotocol/clientCapabilities": clientCapabilities,
@@ -27,15 +29,36 @@ export function envelope(clientCapabilities: Record<string, unknown> = {}): Reco
 }
 
 /** A server for tests: both eras, results checked, handler crashes collected instead of printed. */
-export function testServer(options: Partial<ServerOptions> = {}): McpServer & { errors: unknown[] } {
+export function testServer(
+  options: Partial<ServerOptions> = {},
+): McpServer & { errors: unknown[] } {
   const errors: unknown[] = [];
-  const server = new McpServer({ protocol, legacy, info: { name: "runtime-tests", version: "1.0.0" }, onError: (error) => errors.push(error), ...options });
+  const server = new McpServer({
+    protocol,
+    legacy,
+    info: { name: "runtime-tests", version: "1.0.0" },
+    onError: (error) => errors.push(error),
+    ...options,
+  });
   return Object.assign(server, { errors });
 }
 
 /** A JSON-RPC request of the modern era: `params._meta` carries the envelope (merged with any `_meta` given). */
-export function request(method: string, params: Record<string, unknown> = {}, id: string | number = 1, clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
-  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...envelope(clientCapabilities), ...((params._meta as object | undefined) ?? {}) } } };
+export function request(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = 1,
+  clientCapabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: { ...envelope(clientCapabilities), ...((params._meta as object | undefined) ?? {}) },
+    },
+  };
 }
 
 /** The headers a conforming client sends with `message`: version, method, and the name for named requests. */
@@ -48,7 +71,11 @@ export function headersFor(message: Record<string, unknown>): Record<string, str
     "mcp-method": String(message.method),
   };
   const name = message.method === "resources/read" ? params.uri : params.name;
-  if (typeof name === "string" && ["tools/call", "resources/read", "prompts/get"].includes(String(message.method))) headers["mcp-name"] = name;
+  if (
+    typeof name === "string" &&
+    ["tools/call", "resources/read", "prompts/get"].includes(String(message.method))
+  )
+    headers["mcp-name"] = name;
   return headers;
 }
 
@@ -76,10 +103,25 @@ export function readBody(text: string, contentType: string | null): Array<Record
 }
 
 /** POSTs a message with the headers a conforming client sends, then `headers` on top (undefined removes one). */
-export async function post(url: string, message: unknown, headers: Record<string, string | undefined> = {}): Promise<Reply> {
-  const base = typeof message === "object" && message !== null && !Array.isArray(message) ? headersFor(message as Record<string, unknown>) : { "content-type": "application/json", "mcp-protocol-version": VERSION };
-  const merged = Object.fromEntries(Object.entries({ ...base, ...headers }).filter((e): e is [string, string] => e[1] !== undefined));
-  return send(url, { method: "POST", headers: merged, body: typeof message === "string" ? message : JSON.stringify(message) });
+export async function post(
+  url: string,
+  message: unknown,
+  headers: Record<string, string | undefined> = {},
+): Promise<Reply> {
+  const base =
+    typeof message === "object" && message !== null && !Array.isArray(message)
+      ? headersFor(message as Record<string, unknown>)
+      : { "content-type": "application/json", "mcp-protocol-version": VERSION };
+  const merged = Object.fromEntries(
+    Object.entries({ ...base, ...headers }).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    ),
+  );
+  return send(url, {
+    method: "POST",
+    headers: merged,
+    body: typeof message === "string" ? message : JSON.stringify(message),
+  });
 }
 
 /** Any HTTP request to `url`, its body read in full. */
@@ -87,7 +129,13 @@ export async function send(url: string, init: RequestInit): Promise<Reply> {
   const response = await fetch(url, init);
   const text = await response.text();
   const messages = readBody(text, response.headers.get("content-type"));
-  return { status: response.status, headers: response.headers, text, messages, body: (messages.at(-1) ?? {}) as Record<string, any> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    messages,
+    body: (messages.at(-1) ?? {}) as Record<string, any>,
+  };
 }
 
 /** Reads newline-delimited JSON messages from a stream, one at a time. */
@@ -147,15 +195,39 @@ export interface RawReply {
  * One request over node:http, with headers exactly as given (fetch will
  * not send a Host of our choosing, nor bytes outside ASCII in a value).
  */
-export function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; setHost?: boolean } = {}): Promise<RawReply> {
+export function raw(
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    setHost?: boolean;
+  } = {},
+): Promise<RawReply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? "POST", headers: options.headers ?? {}, setHost: options.setHost ?? true }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: options.method ?? "POST",
+        headers: options.headers ?? {},
+        setHost: options.setHost ?? true,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
@@ -174,9 +246,18 @@ export interface OpenStream {
 }
 
 /** POSTs `message` and reads the event stream it answers with, message by message. */
-export async function openStream(url: string, message: Record<string, unknown>, headers: Record<string, string> = {}): Promise<OpenStream> {
+export async function openStream(
+  url: string,
+  message: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<OpenStream> {
   const controller = new AbortController();
-  const response = await fetch(url, { method: "POST", headers: { ...headersFor(message), ...headers }, body: JSON.stringify(message), signal: controller.signal });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...headersFor(message), ...headers },
+    body: JSON.stringify(message),
+    signal: controller.signal,
+  });
   const queue: Array<Record<string, unknown>> = [];
   const waiters: Array<(message: Record<string, unknown>) => void> = [];
   let buffer = "";

@@ -6,7 +6,12 @@
  * the retry carries the answers and the sealed requestState (spec: MRTR).
  */
 import { describe, expect, it } from "vitest";
-import { handleModern, paramsDigest, RequestStateCodec, type RequestContext } from "../../templates/runtime/index.js";
+import {
+  handleModern,
+  paramsDigest,
+  RequestStateCodec,
+  type RequestContext,
+} from "../../templates/runtime/index.js";
 import { protocol, request, testServer } from "./mcp-client.js";
 
 const codec = new RequestStateCodec(Buffer.alloc(32, 1), 60_000);
@@ -19,19 +24,46 @@ const BOOK_DIGEST = paramsDigest({ name: "book", arguments: { seats: 2 } });
 function bookingServer() {
   const runs: Array<Record<string, unknown>> = [];
   const server = testServer({ requestState: codec });
-  server.tool({ name: "book", inputSchema: { type: "object", properties: { seats: { type: "integer" } } } }, async (args, ctx: RequestContext) => {
-    runs.push({ ...ctx.state });
-    ctx.state.rounds = Number(ctx.state.rounds ?? 0) + 1;
-    const seat = await ctx.elicit("seat", { mode: "form", message: "Which seat?", requestedSchema: SEAT_FORM });
-    const confirm = await ctx.elicit("confirm", { mode: "form", message: `Book ${String(seat.content?.seat)}?`, requestedSchema: { type: "object", properties: {} } });
-    return { content: [{ type: "text", text: `${String(args.seats)} x ${String(seat.content?.seat)}: ${confirm.action} after ${String(ctx.state.rounds)} rounds` }] };
-  });
+  server.tool(
+    { name: "book", inputSchema: { type: "object", properties: { seats: { type: "integer" } } } },
+    async (args, ctx: RequestContext) => {
+      runs.push({ ...ctx.state });
+      ctx.state.rounds = Number(ctx.state.rounds ?? 0) + 1;
+      const seat = await ctx.elicit("seat", {
+        mode: "form",
+        message: "Which seat?",
+        requestedSchema: SEAT_FORM,
+      });
+      const confirm = await ctx.elicit("confirm", {
+        mode: "form",
+        message: `Book ${String(seat.content?.seat)}?`,
+        requestedSchema: { type: "object", properties: {} },
+      });
+      return {
+        content: [
+          {
+            type: "text",
+            text: `${String(args.seats)} x ${String(seat.content?.seat)}: ${confirm.action} after ${String(ctx.state.rounds)} rounds`,
+          },
+        ],
+      };
+    },
+  );
   server.tool({ name: "summarize", inputSchema: { type: "object" } }, async (_args, ctx) => {
-    const answer = await ctx.sample("summary", { messages: [{ role: "user", content: { type: "text", text: "Summarize" } }], maxTokens: 10 });
-    return { content: [{ type: "text", text: String((answer.content as { text?: string }).text) }] };
+    const answer = await ctx.sample("summary", {
+      messages: [{ role: "user", content: { type: "text", text: "Summarize" } }],
+      maxTokens: 10,
+    });
+    return {
+      content: [{ type: "text", text: String((answer.content as { text?: string }).text) }],
+    };
   });
   server.completions(async (_params, ctx) => {
-    await ctx.elicit("never", { mode: "form", message: "no", requestedSchema: { type: "object", properties: {} } });
+    await ctx.elicit("never", {
+      mode: "form",
+      message: "no",
+      requestedSchema: { type: "object", properties: {} },
+    });
     return { values: [] };
   });
   return { server, runs };
@@ -40,8 +72,18 @@ function bookingServer() {
 const exchange = () => ({ sink: { notify() {} }, signal: new AbortController().signal });
 
 /** Sends one round of tools/call `book` and returns the outcome. */
-async function call(server: ReturnType<typeof bookingServer>["server"], extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ELICITATION, name = "book") {
-  const message = request("tools/call", { name, arguments: { seats: 2 }, ...extra }, 1, capabilities);
+async function call(
+  server: ReturnType<typeof bookingServer>["server"],
+  extra: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = ELICITATION,
+  name = "book",
+) {
+  const message = request(
+    "tools/call",
+    { name, arguments: { seats: 2 }, ...extra },
+    1,
+    capabilities,
+  );
   return handleModern(server, message, exchange());
 }
 
@@ -54,28 +96,49 @@ describe("MRTR: input across rounds", () => {
     expect(outcome.status).toBe(200);
     const result = outcome.response!.result as Record<string, any>;
     expect(result.resultType).toBe("input_required");
-    expect(result.inputRequests).toEqual({ seat: { method: "elicitation/create", params: { mode: "form", message: "Which seat?", requestedSchema: SEAT_FORM } } });
-    expect(codec.open(result.requestState, "tools/call", BOOK_DIGEST)).toMatchObject({ m: "tools/call", a: {}, s: { rounds: 1 } });
+    expect(result.inputRequests).toEqual({
+      seat: {
+        method: "elicitation/create",
+        params: { mode: "form", message: "Which seat?", requestedSchema: SEAT_FORM },
+      },
+    });
+    expect(codec.open(result.requestState, "tools/call", BOOK_DIGEST)).toMatchObject({
+      m: "tools/call",
+      a: {},
+      s: { rounds: 1 },
+    });
     expect(protocol.parseResponse(outcome.response, "tools/call")).toMatchObject({ ok: true });
   });
 
   it("answers given in one round are carried to the next in requestState, and the request completes", async () => {
     const { server, runs } = bookingServer();
     const first = (await call(server)).response!.result as Record<string, any>;
-    const second = (await call(server, { inputResponses: { seat: accept({ seat: "12A" }) }, requestState: first.requestState })).response!.result as Record<string, any>;
+    const second = (
+      await call(server, {
+        inputResponses: { seat: accept({ seat: "12A" }) },
+        requestState: first.requestState,
+      })
+    ).response!.result as Record<string, any>;
     expect(second.resultType).toBe("input_required");
     expect(Object.keys(second.inputRequests)).toEqual(["confirm"]);
     expect(second.inputRequests.confirm.params.message).toBe("Book 12A?");
     // Round 3 sends only the newest answer: the first comes back out of the sealed state.
-    const third = await call(server, { inputResponses: { confirm: { action: "accept" } }, requestState: second.requestState });
-    expect(third.response!.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "2 x 12A: accept after 3 rounds" }] });
+    const third = await call(server, {
+      inputResponses: { confirm: { action: "accept" } },
+      requestState: second.requestState,
+    });
+    expect(third.response!.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "2 x 12A: accept after 3 rounds" }],
+    });
     expect(runs).toEqual([{}, { rounds: 1 }, { rounds: 2 }]);
   });
 
   it("a missing answer is asked for again (an InputRequiredResult, not an error)", async () => {
     const { server } = bookingServer();
     const first = (await call(server)).response!.result as Record<string, any>;
-    const retry = (await call(server, { requestState: first.requestState })).response!.result as Record<string, any>;
+    const retry = (await call(server, { requestState: first.requestState })).response!
+      .result as Record<string, any>;
     expect(retry.resultType).toBe("input_required");
     expect(Object.keys(retry.inputRequests)).toEqual(["seat"]);
   });
@@ -83,7 +146,12 @@ describe("MRTR: input across rounds", () => {
   it("an answer of the wrong kind (a ListRootsResult for an elicitation) is asked for again", async () => {
     const { server } = bookingServer();
     const first = (await call(server)).response!.result as Record<string, any>;
-    const retry = (await call(server, { inputResponses: { seat: { roots: [] } }, requestState: first.requestState })).response!.result as Record<string, any>;
+    const retry = (
+      await call(server, {
+        inputResponses: { seat: { roots: [] } },
+        requestState: first.requestState,
+      })
+    ).response!.result as Record<string, any>;
     expect(retry.resultType).toBe("input_required");
     expect(Object.keys(retry.inputRequests)).toEqual(["seat"]);
     expect(codec.open(retry.requestState, "tools/call", BOOK_DIGEST).a).toEqual({});
@@ -91,18 +159,33 @@ describe("MRTR: input across rounds", () => {
 
   it("answers nobody asked for are ignored: not used, and not sealed into the next state", async () => {
     const { server } = bookingServer();
-    const round = (await call(server, { inputResponses: { seat: accept({ seat: "3C" }), bogus: accept({ x: "y" }) } })).response!.result as Record<string, any>;
+    const round = (
+      await call(server, {
+        inputResponses: { seat: accept({ seat: "3C" }), bogus: accept({ x: "y" }) },
+      })
+    ).response!.result as Record<string, any>;
     expect(Object.keys(round.inputRequests)).toEqual(["confirm"]);
-    expect(codec.open(round.requestState, "tools/call", BOOK_DIGEST).a).toEqual({ seat: accept({ seat: "3C" }) });
+    expect(codec.open(round.requestState, "tools/call", BOOK_DIGEST).a).toEqual({
+      seat: accept({ seat: "3C" }),
+    });
   });
 
   it("a requestState presented with other arguments is refused with -32602", async () => {
     const { server } = bookingServer();
     const first = (await call(server)).response!.result as Record<string, any>;
-    const message = request("tools/call", { name: "book", arguments: { seats: 3 }, requestState: first.requestState }, 2, ELICITATION);
+    const message = request(
+      "tools/call",
+      { name: "book", arguments: { seats: 3 }, requestState: first.requestState },
+      2,
+      ELICITATION,
+    );
     const outcome = await handleModern(server, message, exchange());
     expect(outcome.status).toBe(200);
-    expect(outcome.response!.error).toEqual({ code: -32602, message: "Invalid or expired requestState", data: { reason: "invalid_request_state", detail: "issued for another request" } });
+    expect(outcome.response!.error).toEqual({
+      code: -32602,
+      message: "Invalid or expired requestState",
+      data: { reason: "invalid_request_state", detail: "issued for another request" },
+    });
   });
 
   it("a tampered requestState is refused with -32602", async () => {
@@ -118,26 +201,48 @@ describe("MRTR: input across rounds", () => {
     expect(outcome.status).toBe(400);
     expect(outcome.response!.error).toEqual({
       code: -32021,
-      message: "Cannot request input 'seat' (elicitation/create): the request's client capabilities do not declare elicitation",
+      message:
+        "Cannot request input 'seat' (elicitation/create): the request's client capabilities do not declare elicitation",
       data: { requiredCapabilities: { elicitation: {} } },
     });
     const sampling = await call(server, {}, ELICITATION, "summarize");
-    expect(sampling.response!.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    expect(sampling.response!.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
   });
 
   it("sampling goes through the same rounds", async () => {
     const { server } = bookingServer();
-    const first = (await call(server, {}, { sampling: {} }, "summarize")).response!.result as Record<string, any>;
+    const first = (await call(server, {}, { sampling: {} }, "summarize")).response!
+      .result as Record<string, any>;
     expect(first.inputRequests.summary.method).toBe("sampling/createMessage");
     const answer = { role: "assistant", content: { type: "text", text: "Short." }, model: "test" };
-    const done = await call(server, { inputResponses: { summary: answer }, requestState: first.requestState }, { sampling: {} }, "summarize");
-    expect(done.response!.result).toMatchObject({ resultType: "complete", content: [{ text: "Short." }] });
+    const done = await call(
+      server,
+      { inputResponses: { summary: answer }, requestState: first.requestState },
+      { sampling: {} },
+      "summarize",
+    );
+    expect(done.response!.result).toMatchObject({
+      resultType: "complete",
+      content: [{ text: "Short." }],
+    });
   });
 
   it("a method that is not a Multi Round-Trip Request (completion/complete) cannot ask for input: -32603, no InputRequiredResult", async () => {
     const { server } = bookingServer();
-    const message = request("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }, 1, ELICITATION);
+    const message = request(
+      "completion/complete",
+      { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } },
+      1,
+      ELICITATION,
+    );
     const outcome = await handleModern(server, message, exchange());
-    expect(outcome.response!.error).toEqual({ code: -32603, message: "completion/complete cannot ask the client for input: only tools/call, prompts/get and resources/read may" });
+    expect(outcome.response!.error).toEqual({
+      code: -32603,
+      message:
+        "completion/complete cannot ask the client for input: only tools/call, prompts/get and resources/read may",
+    });
   });
 });

@@ -13,7 +13,13 @@ import { LineReader, legacy, protocol, request, testServer, VERSION } from "./mc
 function connect() {
   const server = testServer();
   const cancelled: string[] = [];
-  server.tool({ name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, (args) => ({ content: [{ type: "text", text: String(args.text) }] }));
+  server.tool(
+    {
+      name: "echo",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    },
+    (args) => ({ content: [{ type: "text", text: String(args.text) }] }),
+  );
   server.tool({ name: "wait", inputSchema: { type: "object" } }, (_args, ctx) => {
     return new Promise((resolve) => {
       ctx.signal.addEventListener("abort", () => {
@@ -26,31 +32,59 @@ function connect() {
   const output = new PassThrough();
   const done = serveStdio(server, { input, output });
   const reader = new LineReader(output);
-  const send = (message: unknown) => input.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  const send = (message: unknown) =>
+    input.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
   return { server, input, output, done, reader, send, cancelled };
 }
 
-const initialize = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: "init",
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "old", version: "1" },
+  },
+};
 
 describe("stdio", () => {
   it("serves a modern request and a legacy session on one stream", async () => {
     const { reader, send, input, done } = connect();
     send(request("server/discover", {}, 1));
     const discovered = await reader.next();
-    expect(discovered).toMatchObject({ id: 1, result: { supportedVersions: [VERSION], resultType: "complete" } });
+    expect(discovered).toMatchObject({
+      id: 1,
+      result: { supportedVersions: [VERSION], resultType: "complete" },
+    });
     expect(protocol.parseResponse(discovered, "server/discover")).toMatchObject({ ok: true });
 
     send(initialize);
     const initialized = await reader.next();
-    expect(initialized).toMatchObject({ id: "init", result: { protocolVersion: "2025-11-25", serverInfo: { name: "runtime-tests" } } });
+    expect(initialized).toMatchObject({
+      id: "init",
+      result: { protocolVersion: "2025-11-25", serverInfo: { name: "runtime-tests" } },
+    });
     expect(legacy.parseResponse(initialized, "initialize")).toMatchObject({ ok: true });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
 
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "legacy" } } });
-    expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "legacy" }] } });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "legacy" } },
+    });
+    expect(await reader.next()).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: "legacy" }] },
+    });
     send(request("tools/call", { name: "echo", arguments: { text: "modern" } }, 3));
     const modern = await reader.next();
-    expect(modern).toMatchObject({ id: 3, result: { resultType: "complete", content: [{ type: "text", text: "modern" }] } });
+    expect(modern).toMatchObject({
+      id: 3,
+      result: { resultType: "complete", content: [{ type: "text", text: "modern" }] },
+    });
     expect(reader.pending).toBe(0);
     input.end();
     await done;
@@ -59,12 +93,27 @@ describe("stdio", () => {
   it("answers a line that is not JSON with -32700 (id null), one that is not an object with -32600, and keeps serving", async () => {
     const { reader, send, input, done } = connect();
     send("{not json");
-    expect(await reader.next()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    expect(await reader.next()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error" },
+    });
     send("[1, 2]");
-    expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request", data: { reason: "a message must be a JSON object" } } });
+    expect(await reader.next()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request",
+        data: { reason: "a message must be a JSON object" },
+      },
+    });
     send("");
     send(request("tools/list", {}, 4));
-    expect(await reader.next()).toMatchObject({ id: 4, result: { tools: [{ name: "echo" }, { name: "wait" }] } });
+    expect(await reader.next()).toMatchObject({
+      id: 4,
+      result: { tools: [{ name: "echo" }, { name: "wait" }] },
+    });
     input.end();
     await done;
   });
@@ -72,7 +121,14 @@ describe("stdio", () => {
   it("refuses a request without the envelope before initialize with -32602", async () => {
     const { reader, send, input, done } = connect();
     send({ jsonrpc: "2.0", id: 5, method: "tools/list" });
-    expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32602, message: 'Invalid params: missing _meta["io.modelcontextprotocol/protocolVersion"]' } });
+    expect(await reader.next()).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: {
+        code: -32602,
+        message: 'Invalid params: missing _meta["io.modelcontextprotocol/protocolVersion"]',
+      },
+    });
     input.end();
     await done;
   });
@@ -81,7 +137,11 @@ describe("stdio", () => {
     const { reader, send, input, done, cancelled } = connect();
     send(request("tools/call", { name: "wait" }, "slow"));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow", reason: "user" } });
+    send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: "slow", reason: "user" },
+    });
     send(request("tools/call", { name: "echo", arguments: { text: "after" } }, 6));
     expect(await reader.next()).toMatchObject({ id: 6, result: { content: [{ text: "after" }] } });
     expect(cancelled).toEqual(["modern"]);
@@ -107,9 +167,15 @@ describe("stdio", () => {
   it("notifications/cancelled ends a listen subscription, without a response", async () => {
     const { reader, send, input, done, server } = connect();
     send(request("subscriptions/listen", { notifications: { toolsListChanged: true } }, "sub"));
-    expect(await reader.next()).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub" } } });
+    expect(await reader.next()).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub" } },
+    });
     server.notifyToolsChanged();
-    expect(await reader.next()).toMatchObject({ method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub" } } });
+    expect(await reader.next()).toMatchObject({
+      method: "notifications/tools/list_changed",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "sub" } });
     send(request("server/discover", {}, 12));
     expect(await reader.next()).toMatchObject({ id: 12 });

@@ -13,8 +13,12 @@ const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
 
 const server = testServer();
 server.tool({ name: "noop", inputSchema: { type: "object" } }, () => ({ content: [] }));
-server.resource({ uri: "file:///config.json", name: "config" }, (uri) => ({ contents: [{ uri, text: "{}" }] }));
-server.resource({ uri: "file:///other.json", name: "other" }, (uri) => ({ contents: [{ uri, text: "{}" }] }));
+server.resource({ uri: "file:///config.json", name: "config" }, (uri) => ({
+  contents: [{ uri, text: "{}" }],
+}));
+server.resource({ uri: "file:///other.json", name: "other" }, (uri) => ({
+  contents: [{ uri, text: "{}" }],
+}));
 // No prompts: a server cannot agree to deliver prompts/list_changed.
 
 let url: string;
@@ -24,34 +28,53 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const listen = (id: number, notifications: Record<string, unknown>) => openStream(url, request("subscriptions/listen", { notifications }, id));
+const listen = (id: number, notifications: Record<string, unknown>) =>
+  openStream(url, request("subscriptions/listen", { notifications }, id));
 
 describe("subscriptions/listen over HTTP", () => {
   it("acknowledges first, with the subscription id and only the part of the filter the server can honor", async () => {
-    const stream = await listen(41, { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///config.json"] });
+    const stream = await listen(41, {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ["file:///config.json"],
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     const ack = await stream.next();
     expect(ack).toEqual({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
-      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///config.json"] }, _meta: { [SUBSCRIPTION]: 41 } },
+      params: {
+        notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///config.json"] },
+        _meta: { [SUBSCRIPTION]: 41 },
+      },
     });
     expect(protocol.parseMessage(ack)).toMatchObject({ ok: true });
     stream.close();
   });
 
   it("delivers what the filter asks for, tagged with the id, and nothing else", async () => {
-    const stream = await listen(7, { toolsListChanged: true, resourceSubscriptions: ["file:///config.json"] });
+    const stream = await listen(7, {
+      toolsListChanged: true,
+      resourceSubscriptions: ["file:///config.json"],
+    });
     await stream.next();
     server.notifyPromptsChanged();
     server.notifyResourcesChanged();
     server.notifyResourceUpdated("file:///other.json");
     server.notifyToolsChanged();
     server.notifyResourceUpdated("file:///config.json");
-    expect(await stream.next()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION]: 7 } } });
+    expect(await stream.next()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { [SUBSCRIPTION]: 7 } },
+    });
     const updated = await stream.next();
-    expect(updated).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///config.json", _meta: { [SUBSCRIPTION]: 7 } } });
+    expect(updated).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "file:///config.json", _meta: { [SUBSCRIPTION]: 7 } },
+    });
     expect(protocol.parseMessage(updated)).toMatchObject({ ok: true });
     stream.close();
   });
@@ -63,8 +86,14 @@ describe("subscriptions/listen over HTTP", () => {
     await resources.next();
     server.notifyResourcesChanged();
     server.notifyToolsChanged();
-    expect(await tools.next()).toMatchObject({ method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION]: 1 } } });
-    expect(await resources.next()).toMatchObject({ method: "notifications/resources/list_changed", params: { _meta: { [SUBSCRIPTION]: 2 } } });
+    expect(await tools.next()).toMatchObject({
+      method: "notifications/tools/list_changed",
+      params: { _meta: { [SUBSCRIPTION]: 1 } },
+    });
+    expect(await resources.next()).toMatchObject({
+      method: "notifications/resources/list_changed",
+      params: { _meta: { [SUBSCRIPTION]: 2 } },
+    });
     tools.close();
     resources.close();
   });
@@ -83,7 +112,15 @@ describe("subscriptions/listen over HTTP", () => {
   });
 
   it("a quiet stream carries keep-alive comments, not messages", async () => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" }, body: JSON.stringify(request("subscriptions/listen", { notifications: {} }, 3)) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify(request("subscriptions/listen", { notifications: {} }, 3)),
+    });
     const reader = response.body!.getReader();
     let text = "";
     while (!text.includes(":\n\n")) text += new TextDecoder().decode((await reader.read()).value);

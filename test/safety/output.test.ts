@@ -22,14 +22,29 @@ const REGENERATE = "npm run generate";
 
 describe("generated/ is what the generator produces now (drift check)", () => {
   it("holds exactly the known targets", () => {
-    expect(readdirSync(join(ROOT, "generated")).sort()).toEqual(generatedTargets().map((t) => t.folder).sort());
+    expect(readdirSync(join(ROOT, "generated")).sort()).toEqual(
+      generatedTargets()
+        .map((t) => t.folder)
+        .sort(),
+    );
   });
 
-  it.each(generatedTargets().map((t) => [t.folder, t] as const))("generated/%s", async (folder, target) => {
-    const result = await generate({ spec: target.spec, extensions: target.extensions, out: join("generated", folder), sources: testSources(), regenerateCommand: REGENERATE });
-    const stale = checkOutput(join(ROOT, "generated", folder), result.files);
-    expect(stale, "generated/ is stale: run `npm run generate` and commit the result").toEqual([]);
-  });
+  it.each(generatedTargets().map((t) => [t.folder, t] as const))(
+    "generated/%s",
+    async (folder, target) => {
+      const result = await generate({
+        spec: target.spec,
+        extensions: target.extensions,
+        out: join("generated", folder),
+        sources: testSources(),
+        regenerateCommand: REGENERATE,
+      });
+      const stale = checkOutput(join(ROOT, "generated", folder), result.files);
+      expect(stale, "generated/ is stale: run `npm run generate` and commit the result").toEqual(
+        [],
+      );
+    },
+  );
 });
 
 describe("determinism", () => {
@@ -48,7 +63,9 @@ describe("determinism", () => {
       const early = await generate(options);
       vi.setSystemTime(new Date("2039-12-31T23:59:59Z"));
       const late = await generate(options);
-      late.files.forEach((f, i) => expect(f.contents === early.files[i]!.contents, f.path).toBe(true));
+      late.files.forEach((f, i) =>
+        expect(f.contents === early.files[i]!.contents, f.path).toBe(true),
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -56,30 +73,55 @@ describe("determinism", () => {
 });
 
 describe("inputs are never mutated", () => {
-  it.each(REVISIONS)("%s: the source set is unchanged by build, passes and emit", async (revision) => {
-    const sources = await loadSources({ spec: revision, sources: testSources() });
-    const before = structuredClone({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs });
-    const built = buildModel(sources);
-    const modelBefore = structuredClone(built.model);
-    const passed = runPasses(built.model, { patches: sources.patches, definitionsKey: sources.schema.definitionsKey, extensions: sources.extensions });
-    await Promise.all(emitFiles(passed, { regenerate: "x", options: {} }));
-    expect({ document: sources.schema.document, patches: sources.patches, ts: sources.schemaTs }).toEqual(before);
-    expect(built.model).toEqual(modelBefore);
-  });
+  it.each(REVISIONS)(
+    "%s: the source set is unchanged by build, passes and emit",
+    async (revision) => {
+      const sources = await loadSources({ spec: revision, sources: testSources() });
+      const before = structuredClone({
+        document: sources.schema.document,
+        patches: sources.patches,
+        ts: sources.schemaTs,
+      });
+      const built = buildModel(sources);
+      const modelBefore = structuredClone(built.model);
+      const passed = runPasses(built.model, {
+        patches: sources.patches,
+        definitionsKey: sources.schema.definitionsKey,
+        extensions: sources.extensions,
+      });
+      await Promise.all(emitFiles(passed, { regenerate: "x", options: {} }));
+      expect({
+        document: sources.schema.document,
+        patches: sources.patches,
+        ts: sources.schemaTs,
+      }).toEqual(before);
+      expect(built.model).toEqual(modelBefore);
+    },
+  );
 });
 
 describe("formatting", () => {
-  const generated = generatedTargets().flatMap((t) => listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)));
-  const goldens = listFiles(join(ROOT, "test", "golden")).filter((f) => f.endsWith(".ts")).map((f) => join("test", "golden", f));
+  const generated = generatedTargets().flatMap((t) =>
+    listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)),
+  );
+  const goldens = listFiles(join(ROOT, "test", "golden"))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join("test", "golden", f));
   const files = [...generated, ...goldens];
   it.each(files)("%s passes prettier --check", async (path) => {
-    expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(true);
+    expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(
+      true,
+    );
   });
 });
 
 describe("everything generated compiles under tsc --strict, in one program", () => {
   it("generated/ and test/golden/", () => {
-    const roots = ["generated", join("test", "golden")].flatMap((dir) => listFiles(join(ROOT, dir)).filter((f) => f.endsWith(".ts")).map((f) => join(ROOT, dir, f)));
+    const roots = ["generated", join("test", "golden")].flatMap((dir) =>
+      listFiles(join(ROOT, dir))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => join(ROOT, dir, f)),
+    );
     const program = ts.createProgram(roots, {
       strict: true,
       noUncheckedIndexedAccess: true,
@@ -92,7 +134,11 @@ describe("everything generated compiles under tsc --strict, in one program", () 
       types: [],
       skipLibCheck: false,
     });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+      );
     expect(roots.length).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });

@@ -10,7 +10,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { REVISIONS, ROOT, SCHEMA_DIR } from "../helpers.js";
 
-const exported = (text: string) => [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+const exported = (text: string) =>
+  [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
 
 /** Compiles `G.X ⇄ S.X` assignments for every shared name; returns the names that fail. */
 function incompatible(revision: string): { checked: string[]; failing: Map<string, string> } {
@@ -20,8 +21,17 @@ function incompatible(revision: string): { checked: string[]; failing: Map<strin
   const checked = exported(readFileSync(generatedTypes, "utf8"));
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-compat-"));
   const checkFile = join(dir, "check.ts");
-  const lines = checked.map((n) => `export function check_${n}(g: G.${n}, s: S.${n}): [S.${n}, G.${n}] { return [g, s]; }`);
-  writeFileSync(checkFile, [`import type * as G from ${JSON.stringify(generatedTypes.replace(/\.ts$/, ".js"))};`, `import type * as S from ${JSON.stringify(upstream.replace(/\.ts$/, ".js"))};`, ...lines].join("\n"));
+  const lines = checked.map(
+    (n) => `export function check_${n}(g: G.${n}, s: S.${n}): [S.${n}, G.${n}] { return [g, s]; }`,
+  );
+  writeFileSync(
+    checkFile,
+    [
+      `import type * as G from ${JSON.stringify(generatedTypes.replace(/\.ts$/, ".js"))};`,
+      `import type * as S from ${JSON.stringify(upstream.replace(/\.ts$/, ".js"))};`,
+      ...lines,
+    ].join("\n"),
+  );
   const program = ts.createProgram([checkFile], {
     strict: true,
     noEmit: true,
@@ -33,11 +43,18 @@ function incompatible(revision: string): { checked: string[]; failing: Map<strin
   });
   const failing = new Map<string, string>();
   for (const d of ts.getPreEmitDiagnostics(program)) {
-    const line = d.file && d.start !== undefined ? d.file.text.slice(0, d.start).split("\n").length : 0;
-    const name = d.file?.fileName === checkFile ? (/check_(\w+)/.exec(d.file.text.split("\n")[line - 1] ?? "")?.[1] ?? "?") : `${d.file?.fileName ?? "?"}`;
+    const line =
+      d.file && d.start !== undefined ? d.file.text.slice(0, d.start).split("\n").length : 0;
+    const name =
+      d.file?.fileName === checkFile
+        ? (/check_(\w+)/.exec(d.file.text.split("\n")[line - 1] ?? "")?.[1] ?? "?")
+        : `${d.file?.fileName ?? "?"}`;
     failing.set(name, ts.flattenDiagnosticMessageText(d.messageText, " ").slice(0, 300));
   }
-  expect(checked.every((n) => upstreamNames.has(n)), "every generated type has a schema.ts counterpart").toBe(true);
+  expect(
+    checked.every((n) => upstreamNames.has(n)),
+    "every generated type has a schema.ts counterpart",
+  ).toBe(true);
   return { checked, failing };
 }
 

@@ -15,7 +15,12 @@ const { model } = await generated("2026-07-28");
 
 /** Reference validators: the model's validator schemas with refs renamed, nothing else changed. */
 function referenceValidators(): Map<string, (value: unknown) => boolean> {
-  const ajv = new Ajv({ strict: false, allowUnionTypes: true, validateFormats: false, inlineRefs: false });
+  const ajv = new Ajv({
+    strict: false,
+    allowUnionTypes: true,
+    validateFormats: false,
+    inlineRefs: false,
+  });
   for (const d of model.declarations) {
     const schema = mapSchema(d.validatorSchema as JsonValue, (node) =>
       typeof node.$ref === "string" ? { ...node, $ref: node.$ref.replace("#/$defs/", "") } : node,
@@ -25,7 +30,19 @@ function referenceValidators(): Map<string, (value: unknown) => boolean> {
   return new Map(model.declarations.map((d) => [d.name, ajv.getSchema(d.name)!]));
 }
 
-const REPLACEMENTS: JsonValue[] = [null, 42, 1.5, "x", true, [], {}, [{}], { type: "text" }, { type: "image", data: "", mimeType: "image/png" }, { method: "roots/list" }];
+const REPLACEMENTS: JsonValue[] = [
+  null,
+  42,
+  1.5,
+  "x",
+  true,
+  [],
+  {},
+  [{}],
+  { type: "text" },
+  { type: "image", data: "", mimeType: "image/png" },
+  { method: "roots/list" },
+];
 
 /** The value with the node at `path` removed or replaced by each of REPLACEMENTS. */
 function* mutations(value: JsonValue, depth = 0): Generator<JsonValue> {
@@ -48,17 +65,21 @@ function* mutations(value: JsonValue, depth = 0): Generator<JsonValue> {
 describe("generated validators decide as ajv does on the unshaped schemas", () => {
   const reference = referenceValidators();
 
-  it.each(examples().map((e) => [`${e.definition}/${e.file}`, e] as const))("%s and its mutations", (_name, e) => {
-    const generatedValidator = mcp.VALIDATORS[e.definition as mcp.DefinitionName];
-    const referenceValidator = reference.get(e.definition)!;
-    let checked = 0;
-    const disagreements: string[] = [];
-    for (const input of [e.value as JsonValue, ...mutations(e.value as JsonValue)]) {
-      checked++;
-      const want = referenceValidator(input);
-      if (generatedValidator(input) !== want) disagreements.push(`${JSON.stringify(input).slice(0, 200)} (reference: ${want})`);
-    }
-    expect(disagreements).toEqual([]);
-    expect(checked).toBeGreaterThan(1);
-  });
+  it.each(examples().map((e) => [`${e.definition}/${e.file}`, e] as const))(
+    "%s and its mutations",
+    (_name, e) => {
+      const generatedValidator = mcp.VALIDATORS[e.definition as mcp.DefinitionName];
+      const referenceValidator = reference.get(e.definition)!;
+      let checked = 0;
+      const disagreements: string[] = [];
+      for (const input of [e.value as JsonValue, ...mutations(e.value as JsonValue)]) {
+        checked++;
+        const want = referenceValidator(input);
+        if (generatedValidator(input) !== want)
+          disagreements.push(`${JSON.stringify(input).slice(0, 200)} (reference: ${want})`);
+      }
+      expect(disagreements).toEqual([]);
+      expect(checked).toBeGreaterThan(1);
+    },
+  );
 });

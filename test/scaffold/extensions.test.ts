@@ -21,7 +21,18 @@ let project: string;
 
 beforeAll(async () => {
   const cwd = tempDir("scaffold-ext");
-  const run = await runCli(["server", "proj", "--extension", "io.modelcontextprotocol/tasks", "--extension", ECHO, "--quiet"], { cwd });
+  const run = await runCli(
+    [
+      "server",
+      "proj",
+      "--extension",
+      "io.modelcontextprotocol/tasks",
+      "--extension",
+      ECHO,
+      "--quiet",
+    ],
+    { cwd },
+  );
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   project = join(cwd, "proj");
@@ -36,26 +47,51 @@ describe("--extension: the files", () => {
   });
 
   it("names the protocol folder after the manifests, not the arguments", () => {
-    expect(readdirSync(join(project, "src", "generated")).filter((f) => !f.endsWith(".ts"))).toEqual(["2025-11-25", "2026-07-28+tasks+echo"]);
-    expect(read("src/generated/protocol.gen.ts")).toContain('export * as protocol from "./2026-07-28+tasks+echo/index.js";');
+    expect(
+      readdirSync(join(project, "src", "generated")).filter((f) => !f.endsWith(".ts")),
+    ).toEqual(["2025-11-25", "2026-07-28+tasks+echo"]);
+    expect(read("src/generated/protocol.gen.ts")).toContain(
+      'export * as protocol from "./2026-07-28+tasks+echo/index.js";',
+    );
   });
 
   it("the generated module lists both extensions in EXTENSIONS", () => {
     const source = read("src/generated/2026-07-28+tasks+echo/protocol.gen.ts");
-    expect(source).toContain('"io.modelcontextprotocol/tasks": {\n    id: "io.modelcontextprotocol/tasks",\n    name: "tasks",');
+    expect(source).toContain(
+      '"io.modelcontextprotocol/tasks": {\n    id: "io.modelcontextprotocol/tasks",\n    name: "tasks",',
+    );
     expect(source).toContain('capability: { definition: "EchoCapability", sides: ["server"] }');
   });
 
   it("src/extensions.ts declares each server-side capability, typed, and a stub per client request", () => {
     const source = read("src/extensions.ts");
-    expect(source).toContain('"io.modelcontextprotocol/tasks": {} satisfies protocol.TasksExtensionCapability,');
+    expect(source).toContain(
+      '"io.modelcontextprotocol/tasks": {} satisfies protocol.TasksExtensionCapability,',
+    );
     expect(source).toContain('"com.example/echo": {} satisfies protocol.EchoCapability,');
-    expect([...source.matchAll(/server\.method\("([^"]+)"/g)].map((m) => m[1])).toEqual(["tasks/cancel", "tasks/get", "tasks/update", "echo/say"]);
+    expect([...source.matchAll(/server\.method\("([^"]+)"/g)].map((m) => m[1])).toEqual([
+      "tasks/cancel",
+      "tasks/get",
+      "tasks/update",
+      "echo/say",
+    ]);
   });
 
   it("the project compiles", async () => {
     const result = await new Promise<{ code: number; out: string }>((resolve) => {
-      execFile(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project, "--noEmit", "--pretty", "false"], { cwd: project }, (error, stdout) => resolve({ code: error ? Number(error.code) : 0, out: stdout }));
+      execFile(
+        process.execPath,
+        [
+          join(ROOT, "node_modules", "typescript", "bin", "tsc"),
+          "-p",
+          project,
+          "--noEmit",
+          "--pretty",
+          "false",
+        ],
+        { cwd: project },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, out: stdout }),
+      );
     });
     expect(result).toEqual({ code: 0, out: "" });
   });
@@ -67,14 +103,20 @@ describe("--extension: the server", () => {
 
   beforeAll(async () => {
     const load = (path: string) => import(pathToFileURL(join(project, path)).href);
-    const [runtime, { createServer }] = await Promise.all([load("src/mcp-gen/runtime/index.ts"), load("src/server.ts")]);
+    const [runtime, { createServer }] = await Promise.all([
+      load("src/mcp-gen/runtime/index.ts"),
+      load("src/server.ts"),
+    ]);
     ({ url, close } = await runtime.serveHttp(createServer(), { port: 0 }));
   });
   afterAll(async () => close?.());
 
   it("declares the extensions under capabilities.extensions in server/discover", async () => {
     const reply = await post(url, request("server/discover"));
-    expect(reply.body.result.capabilities.extensions).toEqual({ "io.modelcontextprotocol/tasks": {}, "com.example/echo": {} });
+    expect(reply.body.result.capabilities.extensions).toEqual({
+      "io.modelcontextprotocol/tasks": {},
+      "com.example/echo": {},
+    });
   });
 
   it("validates an extension request's params against the extension's schema", async () => {
@@ -83,10 +125,16 @@ describe("--extension: the server", () => {
     expect(reply.body.error).toMatchObject({ code: -32602, data: { path: "/params/taskId" } });
   });
 
-  it.each(["tasks/get", "tasks/cancel"])("the stub of %s answers that it is not implemented yet", async (method) => {
-    const reply = await post(url, request(method, { taskId: "t-1" }));
-    expect(reply.body.error).toEqual({ code: -32603, message: `${method} is not implemented yet` });
-  });
+  it.each(["tasks/get", "tasks/cancel"])(
+    "the stub of %s answers that it is not implemented yet",
+    async (method) => {
+      const reply = await post(url, request(method, { taskId: "t-1" }));
+      expect(reply.body.error).toEqual({
+        code: -32603,
+        message: `${method} is not implemented yet`,
+      });
+    },
+  );
 });
 
 describe("--extension: regeneration", () => {
@@ -98,12 +146,16 @@ describe("--extension: regeneration", () => {
 
   it("a project with only known extensions gets mcp-gen's committed module", async () => {
     const cwd = tempDir("scaffold-tasks");
-    expect((await runCli(["server", "proj", "--extension", "tasks", "--quiet"], { cwd })).code).toBe(0);
+    expect(
+      (await runCli(["server", "proj", "--extension", "tasks", "--quiet"], { cwd })).code,
+    ).toBe(0);
     const folder = join(cwd, "proj", "src", "generated", "2026-07-28+tasks");
     const committed = join(ROOT, "generated", "2026-07-28+tasks");
     for (const file of readdirSync(committed)) {
       const withoutRegenerate = (text: string) => text.replace(/^ \* Regenerate: .*$/m, "");
-      expect(withoutRegenerate(readFileSync(join(folder, file), "utf8")), file).toBe(withoutRegenerate(readFileSync(join(committed, file), "utf8")));
+      expect(withoutRegenerate(readFileSync(join(folder, file), "utf8")), file).toBe(
+        withoutRegenerate(readFileSync(join(committed, file), "utf8")),
+      );
     }
   });
 });

@@ -21,14 +21,26 @@ const MINUTE = 60_000;
 
 /** The environment of the project's own commands: this test run's variables left out. */
 function projectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
+  );
   return { ...env, ...extra };
 }
 
 /** Runs a command to its end; its exit code and output. */
-function run(command: string, args: readonly string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: projectEnv(), stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    const child = spawn(command, args, {
+      cwd,
+      env: projectEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: timeoutMs,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -51,8 +63,17 @@ function freePort(): Promise<number> {
 
 const started = new Set<ChildProcess>();
 /** Starts a long-running command in a process group of its own, so npm and the node it starts stop together. */
-function start(args: readonly string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
-  const child = spawn("npm", args, { cwd, env: projectEnv(env), stdio: ["pipe", "pipe", "pipe"], detached: true });
+function start(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): ChildProcess {
+  const child = spawn("npm", args, {
+    cwd,
+    env: projectEnv(env),
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   started.add(child);
   child.on("exit", () => started.delete(child));
   return child;
@@ -69,7 +90,10 @@ function stop(child: ChildProcess): Promise<void> {
 function waitFor(stream: NodeJS.ReadableStream, pattern: RegExp, ms: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
-    const timer = setTimeout(() => reject(new Error(`${pattern} did not show up within ${ms} ms; got:\n${text}`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`${pattern} did not show up within ${ms} ms; got:\n${text}`)),
+      ms,
+    );
     stream.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");
       if (pattern.test(text)) {
@@ -86,78 +110,119 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
   beforeAll(async () => {
     const cwd = tempDir("out-of-the-box");
     for (const example of EXAMPLES) {
-      const scaffolded = await runCli(["server", `${example}-server`, "--example", example, "--quiet"], { cwd });
+      const scaffolded = await runCli(
+        ["server", `${example}-server`, "--example", example, "--quiet"],
+        { cwd },
+      );
       expect(scaffolded.stderr).toBe("");
       expect(scaffolded.code).toBe(0);
       projects[example] = join(cwd, `${example}-server`);
     }
-    const installs = await Promise.all(EXAMPLES.map((example) => run("npm", ["install", "--no-audit", "--no-fund"], projects[example]!, 8 * MINUTE)));
-    installs.forEach((installed, i) => expect(installed.code, `npm install of ${EXAMPLES[i]}:\n${installed.stdout}${installed.stderr}`).toBe(0));
+    const installs = await Promise.all(
+      EXAMPLES.map((example) =>
+        run("npm", ["install", "--no-audit", "--no-fund"], projects[example]!, 8 * MINUTE),
+      ),
+    );
+    installs.forEach((installed, i) =>
+      expect(
+        installed.code,
+        `npm install of ${EXAMPLES[i]}:\n${installed.stdout}${installed.stderr}`,
+      ).toBe(0),
+    );
   }, 10 * MINUTE);
 
   afterAll(async () => {
     for (const child of started) await stop(child);
   });
 
-  it.each(EXAMPLES)("%s: npm test passes", async (example) => {
-    const tested = await run("npm", ["test"], projects[example]!, 4 * MINUTE);
-    expect(tested.code, `${tested.stdout}${tested.stderr}`).toBe(0);
-    const summary = stripVTControlCharacters(tested.stdout);
-    expect(summary).toMatch(/Tests\s+\d+ passed \(\d+\)\n/);
-    expect(summary).not.toMatch(/failed|skipped/);
-  }, 5 * MINUTE);
+  it.each(EXAMPLES)(
+    "%s: npm test passes",
+    async (example) => {
+      const tested = await run("npm", ["test"], projects[example]!, 4 * MINUTE);
+      expect(tested.code, `${tested.stdout}${tested.stderr}`).toBe(0);
+      const summary = stripVTControlCharacters(tested.stdout);
+      expect(summary).toMatch(/Tests\s+\d+ passed \(\d+\)\n/);
+      expect(summary).not.toMatch(/failed|skipped/);
+    },
+    5 * MINUTE,
+  );
 
-  it.each(EXAMPLES)("%s: npm run build compiles to dist/", async (example) => {
-    const built = await run("npm", ["run", "build"], projects[example]!, 3 * MINUTE);
-    expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
-    expect(existsSync(join(projects[example]!, "dist", "index.js"))).toBe(true);
-    expect(existsSync(join(projects[example]!, "dist", "mcp-gen", "runtime", "http.js"))).toBe(true);
-  }, 4 * MINUTE);
+  it.each(EXAMPLES)(
+    "%s: npm run build compiles to dist/",
+    async (example) => {
+      const built = await run("npm", ["run", "build"], projects[example]!, 3 * MINUTE);
+      expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
+      expect(existsSync(join(projects[example]!, "dist", "index.js"))).toBe(true);
+      expect(existsSync(join(projects[example]!, "dist", "mcp-gen", "runtime", "http.js"))).toBe(
+        true,
+      );
+    },
+    4 * MINUTE,
+  );
 
-  it.each(EXAMPLES)("%s: npm start serves Streamable HTTP on 127.0.0.1:$PORT", async (example) => {
-    const port = await freePort();
-    const child = start(["start"], projects[example]!, { PORT: String(port) });
-    try {
-      const log = await waitFor(child.stderr!, /MCP server listening on \S+\n/, 2 * MINUTE);
-      expect(log).toContain(`MCP server listening on http://127.0.0.1:${port}/mcp\n`);
-      const reply = await post(`http://127.0.0.1:${port}/mcp`, request("server/discover"));
-      expect(reply.status).toBe(200);
-      expect(reply.body.result).toMatchObject({ supportedVersions: [protocol.PROTOCOL_VERSION], _meta: { "io.modelcontextprotocol/serverInfo": { name: `${example}-server` } } });
-      expect(protocol.parseResponse(reply.body, "server/discover")).toMatchObject({ ok: true });
-      const listed = await post(`http://127.0.0.1:${port}/mcp`, request("tools/list"));
-      expect(listed.body.result.tools.length).toBeGreaterThan(0);
-    } finally {
-      await stop(child);
-    }
-  }, 4 * MINUTE);
+  it.each(EXAMPLES)(
+    "%s: npm start serves Streamable HTTP on 127.0.0.1:$PORT",
+    async (example) => {
+      const port = await freePort();
+      const child = start(["start"], projects[example]!, { PORT: String(port) });
+      try {
+        const log = await waitFor(child.stderr!, /MCP server listening on \S+\n/, 2 * MINUTE);
+        expect(log).toContain(`MCP server listening on http://127.0.0.1:${port}/mcp\n`);
+        const reply = await post(`http://127.0.0.1:${port}/mcp`, request("server/discover"));
+        expect(reply.status).toBe(200);
+        expect(reply.body.result).toMatchObject({
+          supportedVersions: [protocol.PROTOCOL_VERSION],
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: `${example}-server` } },
+        });
+        expect(protocol.parseResponse(reply.body, "server/discover")).toMatchObject({ ok: true });
+        const listed = await post(`http://127.0.0.1:${port}/mcp`, request("tools/list"));
+        expect(listed.body.result.tools.length).toBeGreaterThan(0);
+      } finally {
+        await stop(child);
+      }
+    },
+    4 * MINUTE,
+  );
 
-  it.each(EXAMPLES)("%s: npm run start:stdio answers server/discover on stdin/stdout", async (example) => {
-    const child = start(["run", "start:stdio"], projects[example]!);
-    try {
-      const answered = waitFor(child.stdout!, /\n\{"jsonrpc":"2\.0","id":"discover"[^\n]*\n/, 2 * MINUTE);
-      child.stdin!.write(`${JSON.stringify(request("server/discover", {}, "discover"))}\n`);
-      const stdout = await answered;
-      // npm itself prints "> name@version script" banners on stdout; every other line is the server's JSON-RPC.
-      const lines = stdout.split("\n").filter((line) => line !== "" && !line.startsWith("> "));
-      expect(lines).toHaveLength(1);
-      const response = JSON.parse(lines[0]!);
-      expect(response.result).toMatchObject({ supportedVersions: [protocol.PROTOCOL_VERSION] });
-      expect(protocol.parseResponse(response, "server/discover")).toMatchObject({ ok: true });
-    } finally {
-      await stop(child);
-    }
-  }, 4 * MINUTE);
+  it.each(EXAMPLES)(
+    "%s: npm run start:stdio answers server/discover on stdin/stdout",
+    async (example) => {
+      const child = start(["run", "start:stdio"], projects[example]!);
+      try {
+        const answered = waitFor(
+          child.stdout!,
+          /\n\{"jsonrpc":"2\.0","id":"discover"[^\n]*\n/,
+          2 * MINUTE,
+        );
+        child.stdin!.write(`${JSON.stringify(request("server/discover", {}, "discover"))}\n`);
+        const stdout = await answered;
+        // npm itself prints "> name@version script" banners on stdout; every other line is the server's JSON-RPC.
+        const lines = stdout.split("\n").filter((line) => line !== "" && !line.startsWith("> "));
+        expect(lines).toHaveLength(1);
+        const response = JSON.parse(lines[0]!);
+        expect(response.result).toMatchObject({ supportedVersions: [protocol.PROTOCOL_VERSION] });
+        expect(protocol.parseResponse(response, "server/discover")).toMatchObject({ ok: true });
+      } finally {
+        await stop(child);
+      }
+    },
+    4 * MINUTE,
+  );
 
-  it("npm run --silent start:stdio (what the README gives an MCP client) writes nothing but JSON-RPC on stdout", async () => {
-    const child = start(["run", "--silent", "start:stdio"], projects.minimal!);
-    try {
-      const answered = waitFor(child.stdout!, /"id":"discover"[^\n]*\n/, 2 * MINUTE);
-      child.stdin!.write(`${JSON.stringify(request("server/discover", {}, "discover"))}\n`);
-      const stdout = await answered;
-      expect(stdout.startsWith('{"jsonrpc":"2.0","id":"discover","result":')).toBe(true);
-      expect(stdout.split("\n").filter(Boolean)).toHaveLength(1);
-    } finally {
-      await stop(child);
-    }
-  }, 4 * MINUTE);
+  it(
+    "npm run --silent start:stdio (what the README gives an MCP client) writes nothing but JSON-RPC on stdout",
+    async () => {
+      const child = start(["run", "--silent", "start:stdio"], projects.minimal!);
+      try {
+        const answered = waitFor(child.stdout!, /"id":"discover"[^\n]*\n/, 2 * MINUTE);
+        child.stdin!.write(`${JSON.stringify(request("server/discover", {}, "discover"))}\n`);
+        const stdout = await answered;
+        expect(stdout.startsWith('{"jsonrpc":"2.0","id":"discover","result":')).toBe(true);
+        expect(stdout.split("\n").filter(Boolean)).toHaveLength(1);
+      } finally {
+        await stop(child);
+      }
+    },
+    4 * MINUTE,
+  );
 });

@@ -11,8 +11,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
 
 const FIX_STALE = "(fix: run npx mcp-gen generate in the project folder)";
-const generatedOnly = (path: string) => path.startsWith("src/generated/") || path.startsWith("src/mcp-gen/");
-const userOnly = (snapshot: Record<string, string>) => Object.fromEntries(Object.entries(snapshot).filter(([path]) => !generatedOnly(path)));
+const generatedOnly = (path: string) =>
+  path.startsWith("src/generated/") || path.startsWith("src/mcp-gen/");
+const userOnly = (snapshot: Record<string, string>) =>
+  Object.fromEntries(Object.entries(snapshot).filter(([path]) => !generatedOnly(path)));
 
 let project: string;
 beforeAll(async () => {
@@ -33,7 +35,15 @@ describe("regeneration in a scaffolded project", () => {
     const tools = join(project, "src", "tools.ts");
     writeFileSync(tools, `${readFileSync(tools, "utf8")}\n// my own note, kept by regeneration\n`);
     const list = JSON.parse(readFileSync(join(project, "tools.json"), "utf8"));
-    list.push({ name: "reverse", description: "Reverses a text.", inputSchema: { type: "object", properties: { text: { type: "string" }, times: { type: "integer" } }, required: ["text"] } });
+    list.push({
+      name: "reverse",
+      description: "Reverses a text.",
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string" }, times: { type: "integer" } },
+        required: ["text"],
+      },
+    });
     writeFileSync(join(project, "tools.json"), `${JSON.stringify(list, null, 2)}\n`);
     const before = snapshotFolder(project);
 
@@ -52,10 +62,18 @@ describe("regeneration in a scaffolded project", () => {
 
     const after = snapshotFolder(project);
     expect(userOnly(after)).toEqual(userOnly(before));
-    expect(Object.keys(after).filter((p) => after[p] !== before[p]).sort()).toEqual(["src/generated/tool-validators-2020.gen.ts", "src/generated/tools.gen.ts"]);
+    expect(
+      Object.keys(after)
+        .filter((p) => after[p] !== before[p])
+        .sort(),
+    ).toEqual(["src/generated/tool-validators-2020.gen.ts", "src/generated/tools.gen.ts"]);
     const module = readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8");
-    expect(module).toContain("export namespace Reverse {\n  export interface Arguments {\n    text: string;\n    times?: number;\n  }");
-    expect(module).toContain("export interface ToolArguments {\n  echo: Echo.Arguments;\n  reverse: Reverse.Arguments;\n}");
+    expect(module).toContain(
+      "export namespace Reverse {\n  export interface Arguments {\n    text: string;\n    times?: number;\n  }",
+    );
+    expect(module).toContain(
+      "export interface ToolArguments {\n  echo: Echo.Arguments;\n  reverse: Reverse.Arguments;\n}",
+    );
     expect(readFileSync(tools, "utf8")).toContain("// my own note, kept by regeneration");
 
     const check = await runCli(["generate", "--check"], { cwd: project });
@@ -73,7 +91,10 @@ describe("regeneration in a scaffolded project", () => {
     const runtime = join(project, "src", "mcp-gen", "runtime", "http.ts");
     const original = readFileSync(runtime, "utf8");
     writeFileSync(runtime, original.replace("/mcp", "/edited"));
-    writeFileSync(join(project, "src", "generated", "stray.gen.ts"), "// mcp-gen did not write this\n");
+    writeFileSync(
+      join(project, "src", "generated", "stray.gen.ts"),
+      "// mcp-gen did not write this\n",
+    );
     const check = await runCli(["generate", "--check", "--quiet"], { cwd: project });
     expect(check.code).toBe(1);
     expect(check.stderrLines).toEqual([
@@ -98,8 +119,14 @@ describe("regeneration in a scaffolded project", () => {
 describe("regeneration with settings that cannot be used", () => {
   it.each([
     ["without extensions", { kind: "server", revision: "2026-07-28", tools: "tools.json" }],
-    ["with extensions that are not names", { kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [1] }],
-    ["of another kind", { kind: "client", revision: "2026-07-28", tools: "tools.json", extensions: [] }],
+    [
+      "with extensions that are not names",
+      { kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [1] },
+    ],
+    [
+      "of another kind",
+      { kind: "client", revision: "2026-07-28", tools: "tools.json", extensions: [] },
+    ],
   ])("an mcp-gen.json %s is MCPG710 (exit 2), not a crash", async (_title, settings) => {
     const cwd = tempDir("settings");
     writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify(settings));
@@ -112,9 +139,21 @@ describe("regeneration with settings that cannot be used", () => {
 
   it("a tools file the settings name but that is gone is MCPG701 (exit 2)", async () => {
     const cwd = tempDir("settings");
-    writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify({ kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [], example: "minimal", transport: "both" }));
+    writeFileSync(
+      join(cwd, "mcp-gen.json"),
+      JSON.stringify({
+        kind: "server",
+        revision: "2026-07-28",
+        tools: "tools.json",
+        extensions: [],
+        example: "minimal",
+        transport: "both",
+      }),
+    );
     const run = await runCli(["generate", "--quiet"], { cwd });
-    expect(run.stderrLines).toEqual(["tools.json: error MCPG701: tools file: cannot read it (ENOENT) (fix: tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? })"]);
+    expect(run.stderrLines).toEqual([
+      "tools.json: error MCPG701: tools file: cannot read it (ENOENT) (fix: tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? })",
+    ]);
     expect(run.code).toBe(2);
   });
 });
@@ -123,6 +162,8 @@ describe("regeneration outside a project", () => {
   it("without mcp-gen.json, generate with no flags is a usage error", async () => {
     const run = await runCli(["generate"], { cwd: tempDir("empty") });
     expect(run.code).toBe(2);
-    expect(run.stderrLines[0]).toBe("mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)");
+    expect(run.stderrLines[0]).toBe(
+      "mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)",
+    );
   });
 });

@@ -10,15 +10,22 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../cli/run-cli.js";
 
-const FIX_DIR = "(fix: choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own)";
-const FIX_NAME = "(fix: use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters)";
-const FIX_TOOLS = "(fix: tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? })";
-const FIX_TOOL_NAME = "(fix: rename the tool (MCP tool names are letters, digits, underscore, hyphen and dot))";
-const FIX_DIALECT = "(fix: drop $schema for 2020-12, or declare http://json-schema.org/draft-07/schema#)";
-const FIX_REMOTE = "(fix: inline the referenced schema under $defs and point the $ref at #/$defs/...)";
+const FIX_DIR =
+  "(fix: choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own)";
+const FIX_NAME =
+  "(fix: use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters)";
+const FIX_TOOLS =
+  "(fix: tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? })";
+const FIX_TOOL_NAME =
+  "(fix: rename the tool (MCP tool names are letters, digits, underscore, hyphen and dot))";
+const FIX_DIALECT =
+  "(fix: drop $schema for 2020-12, or declare http://json-schema.org/draft-07/schema#)";
+const FIX_REMOTE =
+  "(fix: inline the referenced schema under $defs and point the $ref at #/$defs/...)";
 const FIX_SIZE = "(fix: simplify the schema, or split the tool)";
 const FIX_COMPILE = "(fix: simplify the schema keyword named above)";
-const FIX_SPEC = "(fix: scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint)";
+const FIX_SPEC =
+  "(fix: scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint)";
 
 /** Runs `mcp-gen server ...args --quiet` in `cwd`. */
 function scaffold(cwd: string, ...args: string[]): Promise<CliRun> {
@@ -38,7 +45,9 @@ describe.concurrent("scaffold: where it writes", () => {
     mkdirSync(join(cwd, "proj"));
     writeFileSync(join(cwd, "proj", "notes.txt"), "mine\n");
     const before = snapshotFolder(join(cwd, "proj"));
-    expectRefused(await scaffold(cwd, "proj"), [`proj: error MCPG707: cannot scaffold into proj: the folder is not empty ${FIX_DIR}`]);
+    expectRefused(await scaffold(cwd, "proj"), [
+      `proj: error MCPG707: cannot scaffold into proj: the folder is not empty ${FIX_DIR}`,
+    ]);
     expect(snapshotFolder(join(cwd, "proj"))).toEqual(before);
     expect(leftovers(cwd)).toEqual([]);
   });
@@ -47,13 +56,17 @@ describe.concurrent("scaffold: where it writes", () => {
     const cwd = tempDir("scaffold");
     mkdirSync(join(cwd, "proj"));
     writeFileSync(join(cwd, "proj", ".env"), "SECRET=1\n");
-    expectRefused(await scaffold(cwd, "proj"), [`proj: error MCPG707: cannot scaffold into proj: the folder is not empty ${FIX_DIR}`]);
+    expectRefused(await scaffold(cwd, "proj"), [
+      `proj: error MCPG707: cannot scaffold into proj: the folder is not empty ${FIX_DIR}`,
+    ]);
   });
 
   it("refuses a target that is a file", async () => {
     const cwd = tempDir("scaffold");
     writeFileSync(join(cwd, "proj"), "a file\n");
-    expectRefused(await scaffold(cwd, "proj"), [`proj: error MCPG707: cannot scaffold into proj: it is a file ${FIX_DIR}`]);
+    expectRefused(await scaffold(cwd, "proj"), [
+      `proj: error MCPG707: cannot scaffold into proj: it is a file ${FIX_DIR}`,
+    ]);
     expect(readFileSync(join(cwd, "proj"), "utf8")).toBe("a file\n");
   });
 
@@ -67,7 +80,9 @@ describe.concurrent("scaffold: where it writes", () => {
     const files = Object.keys(snapshotFolder(join(cwd, "proj")));
     expect(files).not.toContain("notes.txt");
     expect(readFileSync(join(cwd, "proj", "src", "tools.ts"), "utf8")).not.toBe("old\n");
-    expect(run.stdout).toBe(`wrote ${files.length} files to proj\nnext: cd proj && npm install && npm test && npm start\n`);
+    expect(run.stdout).toBe(
+      `wrote ${files.length} files to proj\nnext: cd proj && npm install && npm test && npm start\n`,
+    );
     expect(readdirSync(cwd)).toEqual(["proj"]);
   });
 
@@ -78,16 +93,19 @@ describe.concurrent("scaffold: where it writes", () => {
     expect(existsSync(join(cwd, "proj", "package.json"))).toBe(true);
   });
 
-  it.each(["../x", "sub/../../x", "..", "./../x"])("refuses %s: it escapes the current folder by way of ..", async (target) => {
-    const parent = tempDir("scaffold");
-    const cwd = join(parent, "inside");
-    mkdirSync(cwd);
-    expectRefused(await scaffold(cwd, target), [
-      `${target}: error MCPG707: cannot scaffold into ${target}: it is outside the current folder (write the absolute path if you mean it) ${FIX_DIR}`,
-    ]);
-    expect(readdirSync(parent)).toEqual(["inside"]);
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(["../x", "sub/../../x", "..", "./../x"])(
+    "refuses %s: it escapes the current folder by way of ..",
+    async (target) => {
+      const parent = tempDir("scaffold");
+      const cwd = join(parent, "inside");
+      mkdirSync(cwd);
+      expectRefused(await scaffold(cwd, target), [
+        `${target}: error MCPG707: cannot scaffold into ${target}: it is outside the current folder (write the absolute path if you mean it) ${FIX_DIR}`,
+      ]);
+      expect(readdirSync(parent)).toEqual(["inside"]);
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 
   it("accepts a .. that stays inside the current folder", async () => {
     const cwd = tempDir("scaffold");
@@ -117,21 +135,30 @@ describe.concurrent("scaffold: package names (MCPG708)", () => {
 
   it.each(bad)("refuses --name with %s", async (_title, name, reason) => {
     const cwd = tempDir("scaffold");
-    expectRefused(await scaffold(cwd, "proj", "--name", name), [`--name: error MCPG708: package name "${name}" is not valid: ${reason} ${FIX_NAME}`]);
+    expectRefused(await scaffold(cwd, "proj", "--name", name), [
+      `--name: error MCPG708: package name "${name}" is not valid: ${reason} ${FIX_NAME}`,
+    ]);
     expect(readdirSync(cwd)).toEqual([]);
   });
 
-  it.each(bad)("refuses a folder name with %s when --name is not given", async (_title, name, reason) => {
-    const cwd = tempDir("scaffold");
-    expectRefused(await scaffold(cwd, name), [`${name}: error MCPG708: package name "${name}" is not valid: ${reason} ${FIX_NAME}`]);
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(bad)(
+    "refuses a folder name with %s when --name is not given",
+    async (_title, name, reason) => {
+      const cwd = tempDir("scaffold");
+      expectRefused(await scaffold(cwd, name), [
+        `${name}: error MCPG708: package name "${name}" is not valid: ${reason} ${FIX_NAME}`,
+      ]);
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 
   it("a valid --name (scoped) wins over a folder name that would be refused", async () => {
     const cwd = tempDir("scaffold");
     const run = await scaffold(cwd, "My Server", "--name", "@acme/weather-server");
     expect(run.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(cwd, "My Server", "package.json"), "utf8")).name).toBe("@acme/weather-server");
+    expect(JSON.parse(readFileSync(join(cwd, "My Server", "package.json"), "utf8")).name).toBe(
+      "@acme/weather-server",
+    );
   });
 
   it("a name of exactly 214 characters is accepted", async () => {
@@ -141,13 +168,16 @@ describe.concurrent("scaffold: package names (MCPG708)", () => {
 });
 
 describe.concurrent("scaffold: revisions (MCPG709)", () => {
-  it.each(["2025-11-25", "2024-11-05"])("refuses --spec %s: it is served only as the legacy era", async (revision) => {
-    const cwd = tempDir("scaffold");
-    expectRefused(await scaffold(cwd, "proj", "--spec", revision), [
-      `--spec: error MCPG709: mcp-gen scaffolds servers for 2026-07-28 and later; ${revision} is served only as the legacy era of such a server ${FIX_SPEC}`,
-    ]);
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(["2025-11-25", "2024-11-05"])(
+    "refuses --spec %s: it is served only as the legacy era",
+    async (revision) => {
+      const cwd = tempDir("scaffold");
+      expectRefused(await scaffold(cwd, "proj", "--spec", revision), [
+        `--spec: error MCPG709: mcp-gen scaffolds servers for 2026-07-28 and later; ${revision} is served only as the legacy era of such a server ${FIX_SPEC}`,
+      ]);
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 });
 
 /** A schema nested `levels` objects deep. */
@@ -156,100 +186,241 @@ function nested(levels: number): Record<string, unknown> {
   for (let i = 0; i < levels; i++) schema = { type: "object", properties: { x: schema } };
   return schema;
 }
-const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`p${i}`, { type: "string" }])) };
+const wide = {
+  type: "object",
+  properties: Object.fromEntries(
+    Array.from({ length: 2001 }, (_, i) => [`p${i}`, { type: "string" }]),
+  ),
+};
 const obj = { type: "object" };
 
-describe.concurrent("scaffold: a bad tools.json is refused with its diagnostic, and nothing is written", () => {
-  const cases: Array<readonly [string, unknown, readonly string[]]> = [
-    ["not an array", { tools: [] }, [`tools.json#: error MCPG701: tools file: tools.json must be an array of tool definitions ${FIX_TOOLS}`]],
-    ["a tool that is not an object", ["echo"], [`tools.json#/0: error MCPG701: tools file: a tool must be an object ${FIX_TOOLS}`]],
-    ["a tool name with a space", [{ name: "get weather", inputSchema: obj }], [`tools.json#/0/name: error MCPG702: tool name "get weather" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`]],
-    ["a tool name of 129 characters", [{ name: "t".repeat(129), inputSchema: obj }], [`tools.json#/0/name: error MCPG702: tool name "${"t".repeat(129)}" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`]],
-    ["a tool without a name", [{ inputSchema: obj }], [`tools.json#/0/name: error MCPG702: tool name "undefined" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`]],
-    ["the same name twice", [{ name: "echo", inputSchema: obj }, { name: "other", inputSchema: obj }, { name: "echo", inputSchema: obj }], [`tools.json#/2/name: error MCPG701: tools file: tool echo is defined twice ${FIX_TOOLS}`]],
-    ["an inputSchema that is not an object schema", [{ name: "echo", inputSchema: { type: "string" } }], [`tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`]],
-    ["no inputSchema", [{ name: "echo" }], [`tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`]],
-    ["an outputSchema that is an array", [{ name: "echo", inputSchema: obj, outputSchema: [] }], [`tools.json#/0/outputSchema: error MCPG701: tools file: outputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`]],
-    ["a description that is not a string", [{ name: "echo", description: 1, inputSchema: obj }], [`tools.json#/0/description: error MCPG701: tools file: description must be a string ${FIX_TOOLS}`]],
-    [
-      "a draft-04 schema",
-      [{ name: "echo", inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" } }],
-      [`tools.json#/0/inputSchema/$schema: error MCPG703: tool schema dialect "http://json-schema.org/draft-04/schema#" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared) ${FIX_DIALECT}`],
-    ],
-    [
-      "a 2019-09 outputSchema",
-      [{ name: "echo", inputSchema: obj, outputSchema: { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object" } }],
-      [`tools.json#/0/outputSchema/$schema: error MCPG703: tool schema dialect "https://json-schema.org/draft/2019-09/schema" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared) ${FIX_DIALECT}`],
-    ],
-    [
-      "a remote $ref",
-      [{ name: "echo", inputSchema: { type: "object", properties: { where: { $ref: "https://example.com/geo.json#/$defs/Place" } } } }],
-      [`tools.json#/0/inputSchema/properties/where/$ref: error MCPG704: remote $ref "https://example.com/geo.json#/$defs/Place" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`],
-    ],
-    [
-      "a relative file $ref",
-      [{ name: "echo", inputSchema: { type: "object", properties: { where: { $ref: "geo.json" } } } }],
-      [`tools.json#/0/inputSchema/properties/where/$ref: error MCPG704: remote $ref "geo.json" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`],
-    ],
-    ["a schema nested 33 levels deep", [{ name: "deep", inputSchema: nested(33) }], [`tools.json#/0/inputSchema: error MCPG705: tool schema too large: 34 subschemas, depth 33 (limits: 2000 subschemas, depth 32) ${FIX_SIZE}`]],
-    ["a schema of 2002 subschemas", [{ name: "wide", inputSchema: wide }], [`tools.json#/0/inputSchema: error MCPG705: tool schema too large: 2002 subschemas, depth 1 (limits: 2000 subschemas, depth 32) ${FIX_SIZE}`]],
-    [
-      "a local $ref to nothing",
-      [{ name: "echo", inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/Missing" } } } }],
-      [`tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: can't resolve reference #/$defs/Missing from id # ${FIX_COMPILE}`],
-    ],
-    [
-      "a pattern that is not a regular expression",
-      [{ name: "echo", inputSchema: { type: "object", properties: { x: { type: "string", pattern: "([" } } } }],
-      [`tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: Invalid regular expression: /([/u: Unterminated character class ${FIX_COMPILE}`],
-    ],
-    [
-      "a keyword of the wrong type",
-      [{ name: "echo", inputSchema: { type: "object", required: "x" } }],
-      [`tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: schema is invalid: data/required must be array ${FIX_COMPILE}`],
-    ],
-    [
-      "several problems at once, all reported",
-      [{ name: "a b", inputSchema: { type: "string" } }, { name: "ok", inputSchema: obj, outputSchema: { type: "object", properties: { r: { $ref: "http://x.example/r" } } } }, { name: "ok", inputSchema: obj }],
+describe.concurrent(
+  "scaffold: a bad tools.json is refused with its diagnostic, and nothing is written",
+  () => {
+    const cases: Array<readonly [string, unknown, readonly string[]]> = [
       [
-        `tools.json#/0/name: error MCPG702: tool name "a b" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`,
-        `tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
-        `tools.json#/1/outputSchema/properties/r/$ref: error MCPG704: remote $ref "http://x.example/r" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`,
-        `tools.json#/2/name: error MCPG701: tools file: tool ok is defined twice ${FIX_TOOLS}`,
+        "not an array",
+        { tools: [] },
+        [
+          `tools.json#: error MCPG701: tools file: tools.json must be an array of tool definitions ${FIX_TOOLS}`,
+        ],
       ],
-    ],
-  ];
+      [
+        "a tool that is not an object",
+        ["echo"],
+        [`tools.json#/0: error MCPG701: tools file: a tool must be an object ${FIX_TOOLS}`],
+      ],
+      [
+        "a tool name with a space",
+        [{ name: "get weather", inputSchema: obj }],
+        [
+          `tools.json#/0/name: error MCPG702: tool name "get weather" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`,
+        ],
+      ],
+      [
+        "a tool name of 129 characters",
+        [{ name: "t".repeat(129), inputSchema: obj }],
+        [
+          `tools.json#/0/name: error MCPG702: tool name "${"t".repeat(129)}" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`,
+        ],
+      ],
+      [
+        "a tool without a name",
+        [{ inputSchema: obj }],
+        [
+          `tools.json#/0/name: error MCPG702: tool name "undefined" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`,
+        ],
+      ],
+      [
+        "the same name twice",
+        [
+          { name: "echo", inputSchema: obj },
+          { name: "other", inputSchema: obj },
+          { name: "echo", inputSchema: obj },
+        ],
+        [`tools.json#/2/name: error MCPG701: tools file: tool echo is defined twice ${FIX_TOOLS}`],
+      ],
+      [
+        "an inputSchema that is not an object schema",
+        [{ name: "echo", inputSchema: { type: "string" } }],
+        [
+          `tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
+        ],
+      ],
+      [
+        "no inputSchema",
+        [{ name: "echo" }],
+        [
+          `tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
+        ],
+      ],
+      [
+        "an outputSchema that is an array",
+        [{ name: "echo", inputSchema: obj, outputSchema: [] }],
+        [
+          `tools.json#/0/outputSchema: error MCPG701: tools file: outputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
+        ],
+      ],
+      [
+        "a description that is not a string",
+        [{ name: "echo", description: 1, inputSchema: obj }],
+        [
+          `tools.json#/0/description: error MCPG701: tools file: description must be a string ${FIX_TOOLS}`,
+        ],
+      ],
+      [
+        "a draft-04 schema",
+        [
+          {
+            name: "echo",
+            inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema/$schema: error MCPG703: tool schema dialect "http://json-schema.org/draft-04/schema#" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared) ${FIX_DIALECT}`,
+        ],
+      ],
+      [
+        "a 2019-09 outputSchema",
+        [
+          {
+            name: "echo",
+            inputSchema: obj,
+            outputSchema: {
+              $schema: "https://json-schema.org/draft/2019-09/schema",
+              type: "object",
+            },
+          },
+        ],
+        [
+          `tools.json#/0/outputSchema/$schema: error MCPG703: tool schema dialect "https://json-schema.org/draft/2019-09/schema" is not supported (MCP tool schemas are 2020-12 by default, or draft-07 when declared) ${FIX_DIALECT}`,
+        ],
+      ],
+      [
+        "a remote $ref",
+        [
+          {
+            name: "echo",
+            inputSchema: {
+              type: "object",
+              properties: { where: { $ref: "https://example.com/geo.json#/$defs/Place" } },
+            },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema/properties/where/$ref: error MCPG704: remote $ref "https://example.com/geo.json#/$defs/Place" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`,
+        ],
+      ],
+      [
+        "a relative file $ref",
+        [
+          {
+            name: "echo",
+            inputSchema: { type: "object", properties: { where: { $ref: "geo.json" } } },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema/properties/where/$ref: error MCPG704: remote $ref "geo.json" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`,
+        ],
+      ],
+      [
+        "a schema nested 33 levels deep",
+        [{ name: "deep", inputSchema: nested(33) }],
+        [
+          `tools.json#/0/inputSchema: error MCPG705: tool schema too large: 34 subschemas, depth 33 (limits: 2000 subschemas, depth 32) ${FIX_SIZE}`,
+        ],
+      ],
+      [
+        "a schema of 2002 subschemas",
+        [{ name: "wide", inputSchema: wide }],
+        [
+          `tools.json#/0/inputSchema: error MCPG705: tool schema too large: 2002 subschemas, depth 1 (limits: 2000 subschemas, depth 32) ${FIX_SIZE}`,
+        ],
+      ],
+      [
+        "a local $ref to nothing",
+        [
+          {
+            name: "echo",
+            inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/Missing" } } },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: can't resolve reference #/$defs/Missing from id # ${FIX_COMPILE}`,
+        ],
+      ],
+      [
+        "a pattern that is not a regular expression",
+        [
+          {
+            name: "echo",
+            inputSchema: { type: "object", properties: { x: { type: "string", pattern: "([" } } },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: Invalid regular expression: /([/u: Unterminated character class ${FIX_COMPILE}`,
+        ],
+      ],
+      [
+        "a keyword of the wrong type",
+        [{ name: "echo", inputSchema: { type: "object", required: "x" } }],
+        [
+          `tools.json#/0/inputSchema: error MCPG706: cannot compile a tool schema: schema is invalid: data/required must be array ${FIX_COMPILE}`,
+        ],
+      ],
+      [
+        "several problems at once, all reported",
+        [
+          { name: "a b", inputSchema: { type: "string" } },
+          {
+            name: "ok",
+            inputSchema: obj,
+            outputSchema: { type: "object", properties: { r: { $ref: "http://x.example/r" } } },
+          },
+          { name: "ok", inputSchema: obj },
+        ],
+        [
+          `tools.json#/0/name: error MCPG702: tool name "a b" is not 1 to 128 of A-Z a-z 0-9 _ - . ${FIX_TOOL_NAME}`,
+          `tools.json#/0/inputSchema: error MCPG701: tools file: inputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
+          `tools.json#/1/outputSchema/properties/r/$ref: error MCPG704: remote $ref "http://x.example/r" in a tool schema (mcp-gen never fetches referenced schemas) ${FIX_REMOTE}`,
+          `tools.json#/2/name: error MCPG701: tools file: tool ok is defined twice ${FIX_TOOLS}`,
+        ],
+      ],
+    ];
 
-  it.each(cases)("%s", async (_title, tools, lines) => {
-    const cwd = tempDir("scaffold");
-    writeFileSync(join(cwd, "tools.json"), JSON.stringify(tools, null, 2));
-    expectRefused(await scaffold(cwd, "proj", "--tools", "tools.json"), lines);
-    expect(readdirSync(cwd), "no project folder, no temporary leftovers").toEqual(["tools.json"]);
-  });
+    it.each(cases)("%s", async (_title, tools, lines) => {
+      const cwd = tempDir("scaffold");
+      writeFileSync(join(cwd, "tools.json"), JSON.stringify(tools, null, 2));
+      expectRefused(await scaffold(cwd, "proj", "--tools", "tools.json"), lines);
+      expect(readdirSync(cwd), "no project folder, no temporary leftovers").toEqual(["tools.json"]);
+    });
 
-  it("a tools.json that is not JSON", async () => {
-    const cwd = tempDir("scaffold");
-    writeFileSync(join(cwd, "tools.json"), '[{"name": "echo",]\n');
-    expectRefused(await scaffold(cwd, "proj", "--tools", "tools.json"), [
-      "tools.json:1:18: error MCPG201: malformed JSON: expected a double-quoted property name, found ']' (fix: fix the JSON syntax at the position shown)",
-    ]);
-    expect(readdirSync(cwd)).toEqual(["tools.json"]);
-  });
+    it("a tools.json that is not JSON", async () => {
+      const cwd = tempDir("scaffold");
+      writeFileSync(join(cwd, "tools.json"), '[{"name": "echo",]\n');
+      expectRefused(await scaffold(cwd, "proj", "--tools", "tools.json"), [
+        "tools.json:1:18: error MCPG201: malformed JSON: expected a double-quoted property name, found ']' (fix: fix the JSON syntax at the position shown)",
+      ]);
+      expect(readdirSync(cwd)).toEqual(["tools.json"]);
+    });
 
-  it("a tools.json that does not exist is bad input (exit 2), not a crash", async () => {
-    const cwd = tempDir("scaffold");
-    expectRefused(await scaffold(cwd, "proj", "--tools", "missing.json"), [`missing.json: error MCPG701: tools file: cannot read it (ENOENT) ${FIX_TOOLS}`]);
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+    it("a tools.json that does not exist is bad input (exit 2), not a crash", async () => {
+      const cwd = tempDir("scaffold");
+      expectRefused(await scaffold(cwd, "proj", "--tools", "missing.json"), [
+        `missing.json: error MCPG701: tools file: cannot read it (ENOENT) ${FIX_TOOLS}`,
+      ]);
+      expect(readdirSync(cwd)).toEqual([]);
+    });
 
-  it("a failure inside an existing parent folder leaves the parent as it was", async () => {
-    const cwd = tempDir("scaffold");
-    mkdirSync(join(cwd, "parent"));
-    writeFileSync(join(cwd, "parent", "keep.txt"), "keep\n");
-    writeFileSync(join(cwd, "tools.json"), "{}");
-    const before = snapshotFolder(cwd);
-    expect((await scaffold(cwd, "parent/proj", "--tools", "tools.json")).code).toBe(2);
-    expect(snapshotFolder(cwd)).toEqual(before);
-    expect(readdirSync(join(cwd, "parent"))).toEqual(["keep.txt"]);
-  });
-});
+    it("a failure inside an existing parent folder leaves the parent as it was", async () => {
+      const cwd = tempDir("scaffold");
+      mkdirSync(join(cwd, "parent"));
+      writeFileSync(join(cwd, "parent", "keep.txt"), "keep\n");
+      writeFileSync(join(cwd, "tools.json"), "{}");
+      const before = snapshotFolder(cwd);
+      expect((await scaffold(cwd, "parent/proj", "--tools", "tools.json")).code).toBe(2);
+      expect(snapshotFolder(cwd)).toEqual(before);
+      expect(readdirSync(join(cwd, "parent"))).toEqual(["keep.txt"]);
+    });
+  },
+);

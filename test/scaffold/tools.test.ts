@@ -35,30 +35,65 @@ const read = (path: string) => readFileSync(join(project, path), "utf8");
 /** Runs tsc over the project; its diagnostics, one per line. */
 function typecheck(): Promise<{ code: number; errors: string[] }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", project, "--noEmit", "--pretty", "false"], { cwd: project }, (error, stdout) => {
-      resolve({ code: error ? Number(error.code) : 0, errors: stdout.split("\n").filter((l) => /error TS\d+/.test(l)) });
-    });
+    execFile(
+      process.execPath,
+      [
+        join(ROOT, "node_modules", "typescript", "bin", "tsc"),
+        "-p",
+        project,
+        "--noEmit",
+        "--pretty",
+        "false",
+      ],
+      { cwd: project },
+      (error, stdout) => {
+        resolve({
+          code: error ? Number(error.code) : 0,
+          errors: stdout.split("\n").filter((l) => /error TS\d+/.test(l)),
+        });
+      },
+    );
   });
 }
 
 describe("--tools: the files", () => {
   it("copies tools.json as given and records it in mcp-gen.json", () => {
     expect(read("tools.json")).toBe(readFileSync(TOOLS, "utf8"));
-    expect(JSON.parse(read("mcp-gen.json"))).toEqual({ kind: "server", revision: "2026-07-28", extensions: [], tools: "tools.json", example: "minimal", transport: "both" });
+    expect(JSON.parse(read("mcp-gen.json"))).toEqual({
+      kind: "server",
+      revision: "2026-07-28",
+      extensions: [],
+      tools: "tools.json",
+      example: "minimal",
+      transport: "both",
+    });
   });
 
   it("src/tools.ts has one stub per tool, in order, each answering that it is not implemented yet", () => {
     const source = read("src/tools.ts");
-    expect([...source.matchAll(/^ {2}("?[\w.-]+"?): async \(args, ctx\) => \{$/gm)].map((m) => m[1])).toEqual(["search_docs", '"set-mode"', '"legacy.point"', "get_weather"]);
-    expect([...source.matchAll(/throw new NotImplemented\("tool ([\w.-]+)"\);/g)].map((m) => m[1])).toEqual(NAMES);
+    expect(
+      [...source.matchAll(/^ {2}("?[\w.-]+"?): async \(args, ctx\) => \{$/gm)].map((m) => m[1]),
+    ).toEqual(["search_docs", '"set-mode"', '"legacy.point"', "get_weather"]);
+    expect(
+      [...source.matchAll(/throw new NotImplemented\("tool ([\w.-]+)"\);/g)].map((m) => m[1]),
+    ).toEqual(NAMES);
     expect(source).toContain("  /** Finds pages that mention a query. */\n  search_docs:");
   });
 
   it("tools.gen.ts has a namespace per tool, and the maps by name", () => {
     const source = read("src/generated/tools.gen.ts");
-    expect([...source.matchAll(/^export namespace (\w+) \{$/gm)].map((m) => m[1])).toEqual(["SearchDocs", "SetMode", "LegacyPoint", "GetWeather"]);
-    expect(source).toContain('export interface ToolArguments {\n  search_docs: SearchDocs.Arguments;\n  "set-mode": SetMode.Arguments;\n  "legacy.point": LegacyPoint.Arguments;\n  get_weather: GetWeather.Arguments;\n}');
-    expect(source).toContain("export interface StructuredContent {\n    temperature: number;\n    conditions: \"sunny\" | \"cloudy\" | \"rain\";\n  }");
+    expect([...source.matchAll(/^export namespace (\w+) \{$/gm)].map((m) => m[1])).toEqual([
+      "SearchDocs",
+      "SetMode",
+      "LegacyPoint",
+      "GetWeather",
+    ]);
+    expect(source).toContain(
+      'export interface ToolArguments {\n  search_docs: SearchDocs.Arguments;\n  "set-mode": SetMode.Arguments;\n  "legacy.point": LegacyPoint.Arguments;\n  get_weather: GetWeather.Arguments;\n}',
+    );
+    expect(source).toContain(
+      'export interface StructuredContent {\n    temperature: number;\n    conditions: "sunny" | "cloudy" | "rain";\n  }',
+    );
   });
 
   it("compiles each dialect with its own validator module: 2020-12 by default, draft-07 when declared", () => {
@@ -68,10 +103,14 @@ describe("--tools: the files", () => {
         '  "legacy.point": { arguments: check(checks07.tool2_input) },\n' +
         "  get_weather: { arguments: check(checks2020.tool3_input), output: check(checks2020.tool3_output) },\n",
     );
-    expect(read("src/generated/tool-validators-draft-07.gen.ts")).toContain('"$id":"mcp-gen:tool:legacy.point:input"');
+    expect(read("src/generated/tool-validators-draft-07.gen.ts")).toContain(
+      '"$id":"mcp-gen:tool:legacy.point:input"',
+    );
     expect(read("src/generated/tool-validators-2020.gen.ts")).not.toContain("legacy.point");
     // minLength and uniqueItems over objects need ajv's helpers: the module takes them from the protocol module, never require().
-    expect(read("src/generated/tool-validators-2020.gen.ts")).toContain('\nimport { deepEqual, ucs2length } from "./protocol.gen.js";\n');
+    expect(read("src/generated/tool-validators-2020.gen.ts")).toContain(
+      '\nimport { deepEqual, ucs2length } from "./protocol.gen.js";\n',
+    );
     expect(read("src/generated/tool-validators-2020.gen.ts")).not.toContain("require(");
   });
 });
@@ -120,14 +159,19 @@ export const handlers: ToolHandlers = {
       'export const e: GetWeather.StructuredContent = { temperature: 20, conditions: "snow" };',
       'export const f: ToolHandlers["get_weather"] = () => ({ content: [], structuredContent: { temperature: "hot", conditions: "sunny" } });',
       'export const g: ToolHandlers["search_docs"] = ({ query }) => ({ content: [{ type: "text", text: query.toFixed(2) }] });',
-      'export const h: SearchDocs.Arguments = { limit: 5 };',
+      "export const h: SearchDocs.Arguments = { limit: 5 };",
     ];
     writeFileSync(join(project, "src", "typed-bad.ts"), `${lines.join("\n")}\n`);
     try {
       const { code, errors } = await typecheck();
       expect(code).toBe(2);
-      expect(errors.every((e) => e.startsWith("src/typed-bad.ts(")), errors.join("\n")).toBe(true);
-      expect([...new Set(errors.map((e) => Number(/\((\d+),/.exec(e)![1])))]).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(
+        errors.every((e) => e.startsWith("src/typed-bad.ts(")),
+        errors.join("\n"),
+      ).toBe(true);
+      expect([...new Set(errors.map((e) => Number(/\((\d+),/.exec(e)![1])))]).toEqual([
+        2, 3, 4, 5, 6, 7, 8, 9,
+      ]);
     } finally {
       rmSync(join(project, "src", "typed-bad.ts"));
     }
@@ -143,17 +187,39 @@ describe("--tools: the project's code at run time", () => {
 
   beforeAll(async () => {
     const load = (path: string) => import(pathToFileURL(join(project, path)).href);
-    const [{ registerTools }, runtime, { protocol, legacy }, { createServer }] = await Promise.all([load("src/generated/tools.gen.ts"), load("src/mcp-gen/runtime/index.ts"), load("src/generated/protocol.gen.ts"), load("src/server.ts")]);
-    const server = new runtime.McpServer({ protocol, legacy, info: { name: "proj", version: "0.1.0" }, onError: () => undefined });
+    const [{ registerTools }, runtime, { protocol, legacy }, { createServer }] = await Promise.all([
+      load("src/generated/tools.gen.ts"),
+      load("src/mcp-gen/runtime/index.ts"),
+      load("src/generated/protocol.gen.ts"),
+      load("src/server.ts"),
+    ]);
+    const server = new runtime.McpServer({
+      protocol,
+      legacy,
+      info: { name: "proj", version: "0.1.0" },
+      onError: () => undefined,
+    });
     const record = (name: string, result: (args: Json) => Json) => (args: Json) => {
       calls.push([name, args]);
       return result(args);
     };
     registerTools(server, {
-      search_docs: record("search_docs", (args) => ({ content: [{ type: "text", text: String(args.query) }] })),
-      "set-mode": record("set-mode", (args) => ({ content: [{ type: "text", text: String(args.mode) }] })),
-      "legacy.point": record("legacy.point", (args) => ({ content: [{ type: "text", text: String(args.at) }] })),
-      get_weather: record("get_weather", (args) => ({ content: [], structuredContent: args.city === "Atlantis" ? { temperature: "hot", conditions: "sunny" } : { temperature: 21.5, conditions: "cloudy" } })),
+      search_docs: record("search_docs", (args) => ({
+        content: [{ type: "text", text: String(args.query) }],
+      })),
+      "set-mode": record("set-mode", (args) => ({
+        content: [{ type: "text", text: String(args.mode) }],
+      })),
+      "legacy.point": record("legacy.point", (args) => ({
+        content: [{ type: "text", text: String(args.at) }],
+      })),
+      get_weather: record("get_weather", (args) => ({
+        content: [],
+        structuredContent:
+          args.city === "Atlantis"
+            ? { temperature: "hot", conditions: "sunny" }
+            : { temperature: 21.5, conditions: "cloudy" },
+      })),
     });
     const own = await runtime.serveHttp(server, { port: 0 });
     const stubs = await runtime.serveHttp(createServer(), { port: 0 });
@@ -165,14 +231,27 @@ describe("--tools: the project's code at run time", () => {
     for (const close of closers) await close();
   });
 
-  const callTool = (name: string, args: unknown, at = url) => post(at, request("tools/call", { name, arguments: args }));
+  const callTool = (name: string, args: unknown, at = url) =>
+    post(at, request("tools/call", { name, arguments: args }));
 
-  it.each(NAMES)("the stub of %s answers with a tool error saying it is not implemented yet", async (name) => {
-    const args = { search_docs: { query: "q" }, "set-mode": { mode: "off" }, "legacy.point": { at: [1, 2] }, get_weather: { city: "Oslo" } }[name];
-    const reply = await callTool(name, args, stubsUrl);
-    expect(reply.status).toBe(200);
-    expect(reply.body.result).toMatchObject({ resultType: "complete", isError: true, content: [{ type: "text", text: `tool ${name} is not implemented yet` }] });
-  });
+  it.each(NAMES)(
+    "the stub of %s answers with a tool error saying it is not implemented yet",
+    async (name) => {
+      const args = {
+        search_docs: { query: "q" },
+        "set-mode": { mode: "off" },
+        "legacy.point": { at: [1, 2] },
+        get_weather: { city: "Oslo" },
+      }[name];
+      const reply = await callTool(name, args, stubsUrl);
+      expect(reply.status).toBe(200);
+      expect(reply.body.result).toMatchObject({
+        resultType: "complete",
+        isError: true,
+        content: [{ type: "text", text: `tool ${name} is not implemented yet` }],
+      });
+    },
+  );
 
   it.each([
     ["search_docs", {}, "/query", "is required"],
@@ -186,16 +265,26 @@ describe("--tools: the project's code at run time", () => {
     ["set-mode", { mode: "turbo" }, "/mode", 'must be one of "fast", "safe", "off"'],
     ["legacy.point", { at: [1, "2"] }, "/at/1", "must be number"],
     ["legacy.point", { at: [1, 2, 3] }, "/at", 'must satisfy additionalItems {"limit":2}'],
-    ["get_weather", { city: "Oslo", stations: [{ id: "a" }, { id: "a" }] }, "/stations", 'must satisfy uniqueItems {"i":1,"j":0}'],
-  ])("%s with %j is -32602 at /params/arguments%s, and its handler is not called", async (name, args, path, message) => {
-    calls.length = 0;
-    const reply = await callTool(name, args);
-    expect(reply.status).toBe(200);
-    expect(reply.body.error.code).toBe(-32602);
-    expect(reply.body.error.message).toBe(`Invalid arguments for tool ${name}: ${path || "/"} ${message}`);
-    expect(reply.body.error.data.path).toBe(`/params/arguments${path}`);
-    expect(calls).toEqual([]);
-  });
+    [
+      "get_weather",
+      { city: "Oslo", stations: [{ id: "a" }, { id: "a" }] },
+      "/stations",
+      'must satisfy uniqueItems {"i":1,"j":0}',
+    ],
+  ])(
+    "%s with %j is -32602 at /params/arguments%s, and its handler is not called",
+    async (name, args, path, message) => {
+      calls.length = 0;
+      const reply = await callTool(name, args);
+      expect(reply.status).toBe(200);
+      expect(reply.body.error.code).toBe(-32602);
+      expect(reply.body.error.message).toBe(
+        `Invalid arguments for tool ${name}: ${path || "/"} ${message}`,
+      );
+      expect(reply.body.error.data.path).toBe(`/params/arguments${path}`);
+      expect(calls).toEqual([]);
+    },
+  );
 
   it.each([
     ["search_docs", { query: "ü", limit: 50, filters: { tags: [] } }],
@@ -212,7 +301,10 @@ describe("--tools: the project's code at run time", () => {
 
   it("structuredContent that matches the outputSchema is sent", async () => {
     const reply = await callTool("get_weather", { city: "Oslo" });
-    expect(reply.body.result).toMatchObject({ resultType: "complete", structuredContent: { temperature: 21.5, conditions: "cloudy" } });
+    expect(reply.body.result).toMatchObject({
+      resultType: "complete",
+      structuredContent: { temperature: 21.5, conditions: "cloudy" },
+    });
   });
 
   it("structuredContent that does not match the outputSchema is -32603, never sent", async () => {
@@ -220,7 +312,8 @@ describe("--tools: the project's code at run time", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.error).toEqual({
       code: -32603,
-      message: "Internal error: tool get_weather returned structuredContent that does not match its outputSchema",
+      message:
+        "Internal error: tool get_weather returned structuredContent that does not match its outputSchema",
       data: { errors: [{ path: "/temperature", message: "must be number" }] },
     });
   });

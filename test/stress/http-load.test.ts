@@ -12,12 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers.js";
 
 const VERSION = "2026-07-28";
-const META = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 let child: ChildProcess;
 let url: URL;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test", "stress", "echo-server.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "test", "stress", "echo-server.ts")],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8").trim()));
     child.once("exit", (code) => reject(new Error(`the server exited (${code})`)));
@@ -36,19 +43,44 @@ interface Reply {
 /** One raw POST on `agent`. */
 function post(agent: Agent, body: string, headers: Record<string, string>): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", agent, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
 function call(agent: Agent, id: string, text: string): Promise<Reply> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text }, _meta: META } });
-  return post(agent, body, { "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "echo" });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "echo", arguments: { text }, _meta: META },
+  });
+  return post(agent, body, {
+    "mcp-protocol-version": VERSION,
+    "mcp-method": "tools/call",
+    "mcp-name": "echo",
+  });
 }
 
 /** The server's resident memory, in MiB. */
@@ -67,8 +99,16 @@ async function round(tag: number): Promise<string[]> {
         const id = `r${tag}-c${client}-${i}`;
         const text = `hello ${id}`;
         const reply = await call(agent, id, text);
-        const message = JSON.parse(reply.body) as { id?: string; result?: { content?: Array<{ text?: string }> } };
-        if (reply.status !== 200 || message.id !== id || message.result?.content?.[0]?.text !== text) problems.push(`${id}: ${reply.status} ${reply.body.slice(0, 120)}`);
+        const message = JSON.parse(reply.body) as {
+          id?: string;
+          result?: { content?: Array<{ text?: string }> };
+        };
+        if (
+          reply.status !== 200 ||
+          message.id !== id ||
+          message.result?.content?.[0]?.text !== text
+        )
+          problems.push(`${id}: ${reply.status} ${reply.body.slice(0, 120)}`);
       }
       agent.destroy();
     }),
@@ -88,8 +128,17 @@ describe("200 concurrent clients calling tools/call", () => {
 });
 
 describe("malformed input gets errors, never a crash", () => {
-  const headers = { "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "echo" };
-  const good = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x" }, _meta: META } };
+  const headers = {
+    "mcp-protocol-version": VERSION,
+    "mcp-method": "tools/call",
+    "mcp-name": "echo",
+  };
+  const good = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "echo", arguments: { text: "x" }, _meta: META },
+  };
   const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
   const cases: Array<[string, string, Record<string, string>, number, number | undefined]> = [
     ["truncated JSON", JSON.stringify(good).slice(0, 40), headers, 400, -32700],
@@ -97,17 +146,86 @@ describe("malformed input gets errors, never a crash", () => {
     ["a JSON string", '"tools/call"', headers, 400, -32600],
     ["a batch", JSON.stringify([good, good]), headers, 400, -32600],
     ["deep nesting", deep, headers, 400, -32600],
-    ["deep nesting inside arguments", JSON.stringify({ ...good, params: { ...good.params, arguments: { text: "x", deep: JSON.parse(`${"[".repeat(60)}${"]".repeat(60)}`) } } }).replace('"deep":', `"deep":${"[".repeat(200)}0${"]".repeat(200)},"x":`), headers, 400, -32600],
-    ["an oversized body", JSON.stringify({ ...good, params: { ...good.params, arguments: { text: "x".repeat(2 * 1024 * 1024) } } }), headers, 413, -32600],
-    ["a wrong type for the method", JSON.stringify({ ...good, method: 42 }), headers, 400, undefined],
-    ["a wrong type for the tool's argument", JSON.stringify({ ...good, params: { ...good.params, arguments: { text: 42 } } }), headers, 200, -32602],
+    [
+      "deep nesting inside arguments",
+      JSON.stringify({
+        ...good,
+        params: {
+          ...good.params,
+          arguments: { text: "x", deep: JSON.parse(`${"[".repeat(60)}${"]".repeat(60)}`) },
+        },
+      }).replace('"deep":', `"deep":${"[".repeat(200)}0${"]".repeat(200)},"x":`),
+      headers,
+      400,
+      -32600,
+    ],
+    [
+      "an oversized body",
+      JSON.stringify({
+        ...good,
+        params: { ...good.params, arguments: { text: "x".repeat(2 * 1024 * 1024) } },
+      }),
+      headers,
+      413,
+      -32600,
+    ],
+    [
+      "a wrong type for the method",
+      JSON.stringify({ ...good, method: 42 }),
+      headers,
+      400,
+      undefined,
+    ],
+    [
+      "a wrong type for the tool's argument",
+      JSON.stringify({ ...good, params: { ...good.params, arguments: { text: 42 } } }),
+      headers,
+      200,
+      -32602,
+    ],
     ["a null id", JSON.stringify({ ...good, id: null }), headers, 400, -32600],
     ["params that are an array", JSON.stringify({ ...good, params: [1, 2] }), headers, 400, -32602],
-    ["a mismatched Mcp-Method", JSON.stringify(good), { ...headers, "mcp-method": "tools/list" }, 400, -32020],
-    ["a mismatched Mcp-Name", JSON.stringify(good), { ...headers, "mcp-name": "other" }, 400, -32020],
-    ["a mismatched protocol version header", JSON.stringify(good), { ...headers, "mcp-protocol-version": "2025-11-25" }, 400, -32020],
-    ["an unsupported protocol version", JSON.stringify({ ...good, params: { ...good.params, _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }), { ...headers, "mcp-protocol-version": "2099-01-01" }, 400, -32022],
-    ["an unknown method", JSON.stringify({ ...good, method: "tools/explode" }), { ...headers, "mcp-method": "tools/explode" }, 404, -32601],
+    [
+      "a mismatched Mcp-Method",
+      JSON.stringify(good),
+      { ...headers, "mcp-method": "tools/list" },
+      400,
+      -32020,
+    ],
+    [
+      "a mismatched Mcp-Name",
+      JSON.stringify(good),
+      { ...headers, "mcp-name": "other" },
+      400,
+      -32020,
+    ],
+    [
+      "a mismatched protocol version header",
+      JSON.stringify(good),
+      { ...headers, "mcp-protocol-version": "2025-11-25" },
+      400,
+      -32020,
+    ],
+    [
+      "an unsupported protocol version",
+      JSON.stringify({
+        ...good,
+        params: {
+          ...good.params,
+          _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" },
+        },
+      }),
+      { ...headers, "mcp-protocol-version": "2099-01-01" },
+      400,
+      -32022,
+    ],
+    [
+      "an unknown method",
+      JSON.stringify({ ...good, method: "tools/explode" }),
+      { ...headers, "mcp-method": "tools/explode" },
+      404,
+      -32601,
+    ],
     ["invalid UTF-8", "\u0000\uffff{", headers, 400, -32700],
   ];
 
@@ -115,7 +233,8 @@ describe("malformed input gets errors, never a crash", () => {
     const agent = new Agent({ keepAlive: false });
     const reply = await post(agent, body, hdrs);
     expect(reply.status).toBe(status);
-    if (code !== undefined) expect((JSON.parse(reply.body) as { error: { code: number } }).error.code).toBe(code);
+    if (code !== undefined)
+      expect((JSON.parse(reply.body) as { error: { code: number } }).error.code).toBe(code);
     agent.destroy();
   });
 

@@ -10,7 +10,10 @@ import { BANNER_MARK } from "../../generator/emit/file.js";
 import { checkOutput, writeOutput } from "../../generator/write/write-output.js";
 import { leftovers, snapshotFolder, tempDir } from "../cli/run-cli.js";
 
-const file = (path: string, body = "export {};\n") => ({ path, contents: `// ${BANNER_MARK} (test)\n${body}` });
+const file = (path: string, body = "export {};\n") => ({
+  path,
+  contents: `// ${BANNER_MARK} (test)\n${body}`,
+});
 
 function problems(write: () => void): string[] {
   try {
@@ -35,16 +38,23 @@ describe("writeOutput", () => {
     writeOutput(out, [file("index.ts", "export const v = 1;\n")]);
     const before = snapshotFolder(out);
     // "x" is written as a file, so "x/y.gen.ts" cannot be.
-    const lines = problems(() => writeOutput(out, [file("index.ts", "export const v = 2;\n"), file("x"), file("x/y.gen.ts")]));
+    const lines = problems(() =>
+      writeOutput(out, [file("index.ts", "export const v = 2;\n"), file("x"), file("x/y.gen.ts")]),
+    );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^${out}: error MCPG504: cannot write ${out}: EEXIST: file already exists, mkdir '${out}\\.mcp-gen-tmp-[^/]+/x' \\(fix: `));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^${out}: error MCPG504: cannot write ${out}: EEXIST: file already exists, mkdir '${out}\\.mcp-gen-tmp-[^/]+/x' \\(fix: `,
+      ),
+    );
     expect(snapshotFolder(out)).toEqual(before);
     expect(leftovers(parent)).toEqual([]);
   });
 
   it("refuses a folder with files that do not carry the banner, naming at most five", () => {
     const out = tempDir("out");
-    for (const name of ["a", "b", "c", "d", "e", "f"]) writeFileSync(join(out, `${name}.ts`), "// mine\n");
+    for (const name of ["a", "b", "c", "d", "e", "f"])
+      writeFileSync(join(out, `${name}.ts`), "// mine\n");
     expect(problems(() => writeOutput(out, [file("index.ts")]))).toEqual([
       `${out}: error MCPG501: refusing to write into ${out}: it holds files mcp-gen did not write (a.ts, b.ts, c.ts, d.ts, e.ts, ...) ` +
         "(fix: choose an empty or mcp-gen-owned folder for --out, or pass --force to replace it)",
@@ -71,20 +81,25 @@ describe("writeOutput", () => {
     expect(Object.keys(snapshotFolder(out))).toEqual(["index.ts"]);
   });
 
-  it.each(["../escape.ts", "/etc/escape.ts", "a/../../escape.ts"])("refuses the emitted path %s", (path) => {
-    const parent = tempDir("out");
-    expect(problems(() => writeOutput(join(parent, "mcp"), [file(path)]))).toEqual([
-      `error MCPG502: output path ${path} escapes the output folder (fix: emitted paths must be relative and stay inside --out)`,
-    ]);
-    expect(readdirSync(parent)).toEqual([]);
-  });
+  it.each(["../escape.ts", "/etc/escape.ts", "a/../../escape.ts"])(
+    "refuses the emitted path %s",
+    (path) => {
+      const parent = tempDir("out");
+      expect(problems(() => writeOutput(join(parent, "mcp"), [file(path)]))).toEqual([
+        `error MCPG502: output path ${path} escapes the output folder (fix: emitted paths must be relative and stay inside --out)`,
+      ]);
+      expect(readdirSync(parent)).toEqual([]);
+    },
+  );
 });
 
 describe("checkOutput", () => {
   it("names stale, missing and extra files, sorted", () => {
     const out = tempDir("out");
     writeOutput(out, [file("a.ts"), file("b.ts"), file("c.ts")]);
-    expect(checkOutput(out, [file("a.ts"), file("b.ts", "export const changed = 1;\n"), file("d.ts")])).toEqual([
+    expect(
+      checkOutput(out, [file("a.ts"), file("b.ts", "export const changed = 1;\n"), file("d.ts")]),
+    ).toEqual([
       { path: "b.ts", state: "stale" },
       { path: "c.ts", state: "extra" },
       { path: "d.ts", state: "missing" },

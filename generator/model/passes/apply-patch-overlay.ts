@@ -7,7 +7,14 @@
  * made obsolete fails loudly (MCPG301) instead of rewriting new content.
  */
 import { diagnostic, McpGenError, type Diagnostic } from "../../diagnostics.js";
-import { cloneJson, isJsonObject, jsonEqual, parsePointer, type JsonObject, type JsonValue } from "../../load/json.js";
+import {
+  cloneJson,
+  isJsonObject,
+  jsonEqual,
+  parsePointer,
+  type JsonObject,
+  type JsonValue,
+} from "../../load/json.js";
 import type { Patch, PatchOperation } from "../../load/patches.js";
 import type { AppliedPatch, Declaration, McpModel, Pass } from "../types.js";
 
@@ -29,30 +36,55 @@ export const applyPatchOverlay: Pass = {
       }
     }
     if (problems.length > 0) throw new McpGenError(problems);
-    return { ...model, declarations: model.declarations.map((d) => declarations.get(d.name)!), appliedPatches: [...model.appliedPatches, ...applied] };
+    return {
+      ...model,
+      declarations: model.declarations.map((d) => declarations.get(d.name)!),
+      appliedPatches: [...model.appliedPatches, ...applied],
+    };
   },
 };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Applies one patch to copies of the declarations it touches; returns the copies. */
-function applyPatch(patch: Patch, declarations: ReadonlyMap<string, Declaration>, problems: Diagnostic[]): Map<string, Declaration> {
+function applyPatch(
+  patch: Patch,
+  declarations: ReadonlyMap<string, Declaration>,
+  problems: Diagnostic[],
+): Map<string, Declaration> {
   const touched = new Map<string, Mutable<Declaration>>();
   for (const op of patch.operations) {
     const [defsKey, name, ...inner] = parsePointer(op.path);
     const source = name === undefined ? undefined : (touched.get(name) ?? declarations.get(name));
     if ((defsKey !== "$defs" && defsKey !== "definitions") || !source) {
-      problems.push(diagnostic("MCPG301", { patch: patch.id, expected: `a definition at ${op.path}`, actual: "none" }));
+      problems.push(
+        diagnostic("MCPG301", {
+          patch: patch.id,
+          expected: `a definition at ${op.path}`,
+          actual: "none",
+        }),
+      );
       return touched;
     }
-    const decl: Mutable<Declaration> = touched.get(name!) ?? { ...source, schema: cloneJson(source.schema), validatorSchema: cloneJson(source.validatorSchema) };
+    const decl: Mutable<Declaration> = touched.get(name!) ?? {
+      ...source,
+      schema: cloneJson(source.schema),
+      validatorSchema: cloneJson(source.validatorSchema),
+    };
     touched.set(name!, decl);
     // Both views are patched by a types-and-validators patch; validators-only patches leave the type alone.
-    const views: Array<"schema" | "validatorSchema"> = patch.scope === "validators" ? ["validatorSchema"] : ["schema", "validatorSchema"];
+    const views: Array<"schema" | "validatorSchema"> =
+      patch.scope === "validators" ? ["validatorSchema"] : ["schema", "validatorSchema"];
     for (const view of views) {
       const failure = applyOperation(decl, view, inner, op);
       if (failure) {
-        problems.push(diagnostic("MCPG301", { patch: patch.id, expected: failure.expected, actual: failure.actual }, { file: "schema.json", pointer: op.path }));
+        problems.push(
+          diagnostic(
+            "MCPG301",
+            { patch: patch.id, expected: failure.expected, actual: failure.actual },
+            { file: "schema.json", pointer: op.path },
+          ),
+        );
         return touched;
       }
     }
@@ -67,21 +99,31 @@ function applyOperation(
   op: PatchOperation,
 ): { expected: string; actual: string } | undefined {
   if (path.length === 0) {
-    if (op.op === "test") return jsonEqual(decl[view] as JsonValue, op.value) ? undefined : mismatch(op.value, decl[view] as JsonValue);
+    if (op.op === "test")
+      return jsonEqual(decl[view] as JsonValue, op.value)
+        ? undefined
+        : mismatch(op.value, decl[view] as JsonValue);
     if (op.op === "replace" && isJsonObject(op.value)) decl[view] = op.value;
     return undefined;
   }
   const parent = walk(decl[view] as JsonValue, path.slice(0, -1));
   const key = path[path.length - 1]!;
-  if (!isJsonObject(parent) && !Array.isArray(parent)) return { expected: `a container at ${path.slice(0, -1).join("/")}`, actual: String(parent) };
+  if (!isJsonObject(parent) && !Array.isArray(parent))
+    return { expected: `a container at ${path.slice(0, -1).join("/")}`, actual: String(parent) };
   const container = parent as JsonObject | JsonValue[];
-  const current = Array.isArray(container) ? container[Number(key)] : Object.hasOwn(container, key) ? container[key] : undefined;
+  const current = Array.isArray(container)
+    ? container[Number(key)]
+    : Object.hasOwn(container, key)
+      ? container[key]
+      : undefined;
   switch (op.op) {
     case "test":
       return jsonEqual(current, op.value) ? undefined : mismatch(op.value, current);
     case "add":
-      if (Array.isArray(container)) container.splice(key === "-" ? container.length : Number(key), 0, cloneJson(op.value));
-      else if (current !== undefined) return { expected: `nothing at ${key}`, actual: JSON.stringify(current) };
+      if (Array.isArray(container))
+        container.splice(key === "-" ? container.length : Number(key), 0, cloneJson(op.value));
+      else if (current !== undefined)
+        return { expected: `nothing at ${key}`, actual: JSON.stringify(current) };
       else container[key] = cloneJson(op.value);
       return undefined;
     case "replace":
@@ -105,8 +147,14 @@ function walk(node: JsonValue, path: string[]): JsonValue | undefined {
   return current;
 }
 
-function mismatch(expected: JsonValue, actual: JsonValue | undefined): { expected: string; actual: string } {
-  return { expected: JSON.stringify(expected), actual: actual === undefined ? "nothing" : JSON.stringify(actual) };
+function mismatch(
+  expected: JsonValue,
+  actual: JsonValue | undefined,
+): { expected: string; actual: string } {
+  return {
+    expected: JSON.stringify(expected),
+    actual: actual === undefined ? "nothing" : JSON.stringify(actual),
+  };
 }
 
 export type { McpModel };

@@ -25,15 +25,23 @@ export const COMPLETE = "complete";
 export const discriminateResults: Pass = {
   name: "discriminate each method's results on resultType",
   run(model) {
-    const validatorView = new Map(model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema } as Declaration]));
+    const validatorView = new Map(
+      model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema } as Declaration]),
+    );
     const pinned = (definition: string): string | undefined => {
-      const property = propertyOf(validatorView.get(definition)?.schema, "resultType", validatorView);
+      const property = propertyOf(
+        validatorView.get(definition)?.schema,
+        "resultType",
+        validatorView,
+      );
       return property && typeof property.const === "string" ? property.const : undefined;
     };
     const requests: RequestNode[] = model.requests.map((r) => {
       const results = r.results.map((b) => {
         const resultType = pinned(b.definition);
-        return resultType === undefined ? { definition: b.definition } : { definition: b.definition, resultType };
+        return resultType === undefined
+          ? { definition: b.definition }
+          : { definition: b.definition, resultType };
       });
       return { ...r, results, mrtr: results.some((b) => b.resultType === INPUT_REQUIRED) };
     });
@@ -41,15 +49,24 @@ export const discriminateResults: Pass = {
   },
 };
 
-function resultTypeSet(model: McpModel, requests: readonly RequestNode[], pinned: (d: string) => string | undefined): ResultTypeNode[] {
+function resultTypeSet(
+  model: McpModel,
+  requests: readonly RequestNode[],
+  pinned: (d: string) => string | undefined,
+): ResultTypeNode[] {
   const definitionsOf = new Map<string, string[]>();
-  const resultDefinitions = [...new Set(requests.flatMap((r) => r.results.map((b) => b.definition)))];
+  const resultDefinitions = [
+    ...new Set(requests.flatMap((r) => r.results.map((b) => b.definition))),
+  ];
   for (const definition of resultDefinitions) {
     const value = pinned(definition);
     if (value === undefined) continue;
     definitionsOf.set(value, [...(definitionsOf.get(value) ?? []), definition]);
   }
-  const declared = model.resultTypes.map((t) => ({ ...t, definitions: [...(definitionsOf.get(t.value) ?? [])].sort() }));
+  const declared = model.resultTypes.map((t) => ({
+    ...t,
+    definitions: [...(definitionsOf.get(t.value) ?? [])].sort(),
+  }));
   const seen = new Set(declared.map((t) => t.value));
   const added: ResultTypeNode[] = [...definitionsOf.keys()]
     .filter((v) => !seen.has(v))
@@ -61,5 +78,13 @@ function resultTypeSet(model: McpModel, requests: readonly RequestNode[], pinned
     });
   const all = [...declared, ...added];
   if (all.length > 0) return all;
-  return [{ kind: "result-type", value: COMPLETE, doc: "Implicit: results of this revision carry no resultType, which means complete.", definitions: resultDefinitions.sort(), origin: { file: model.sources[0]?.name ?? "schema.json" } }];
+  return [
+    {
+      kind: "result-type",
+      value: COMPLETE,
+      doc: "Implicit: results of this revision carry no resultType, which means complete.",
+      definitions: resultDefinitions.sort(),
+      origin: { file: model.sources[0]?.name ?? "schema.json" },
+    },
+  ];
 }

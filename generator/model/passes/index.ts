@@ -16,6 +16,10 @@ import { mergeExtensions } from "./merge-extensions.js";
 export const PASSES: readonly Pass[] = [mergeExtensions, applyPatchOverlay, discriminateResults];
 
 /** Runs passes in order. */
-export function runPasses(model: McpModel, context: PassContext, passes: readonly Pass[] = PASSES): McpModel {
+export function runPasses(
+  model: McpModel,
+  context: PassContext,
+  passes: readonly Pass[] = PASSES,
+): McpModel {
   return passes.reduce((current, pass) => pass.run(current, context), model);
 }

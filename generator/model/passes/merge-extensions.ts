@@ -21,30 +21,60 @@
  *   after:  tools/call → [InputRequiredResult, CallToolResult, CreateTaskResult]; tasks/get, … added
  */
 import { diagnostic, McpGenError, type Diagnostic } from "../../diagnostics.js";
-import { cloneJson, escapePointerSegment, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../../load/json.js";
+import {
+  cloneJson,
+  escapePointerSegment,
+  isJsonObject,
+  jsonEqual,
+  type JsonObject,
+  type JsonValue,
+} from "../../load/json.js";
 import { mapSchema } from "../../load/schema-walk.js";
 import type { ExtensionSource } from "../../load/types.js";
 import { buildDeclarations, DEFS_PREFIX } from "../build-declarations.js";
 import { describeErrorDefinition, pascalFromConstant } from "../build-error-codes.js";
 import { methodNodes, propertyOf } from "../build-methods.js";
-import type { Declaration, ErrorCodeNode, McpModel, MergedExtension, NotificationNode, Pass, RequestNode, ResultTypeNode } from "../types.js";
+import type {
+  Declaration,
+  ErrorCodeNode,
+  McpModel,
+  MergedExtension,
+  NotificationNode,
+  Pass,
+  RequestNode,
+  ResultTypeNode,
+} from "../types.js";
 
 /** The pass. */
 export const mergeExtensions: Pass = {
   name: "merge extensions into the revision",
   run(model, context) {
     const problems: Diagnostic[] = [];
-    const merged = context.extensions.reduce((current, ext) => mergeExtension(current, ext, problems), model);
+    const merged = context.extensions.reduce(
+      (current, ext) => mergeExtension(current, ext, problems),
+      model,
+    );
     if (problems.length > 0) throw new McpGenError(problems);
     return merged;
   },
 };
 
-const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "$schema", "deprecated"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "$comment",
+  "examples",
+  "$schema",
+  "deprecated",
+]);
 
 /** A schema without annotations, for structural comparison. */
 function structure(schema: JsonValue | boolean): JsonValue | boolean {
-  return typeof schema === "object" && schema !== null ? mapSchema(schema, (node) => Object.fromEntries(Object.entries(node).filter(([k]) => !ANNOTATIONS.has(k)))) : schema;
+  return typeof schema === "object" && schema !== null
+    ? mapSchema(schema, (node) =>
+        Object.fromEntries(Object.entries(node).filter(([k]) => !ANNOTATIONS.has(k))),
+      )
+    : schema;
 }
 
 /** Where each name in the model came from, for conflict messages. */
@@ -57,11 +87,18 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
   const id = ext.manifest.id;
   const existing = new Map(model.declarations.map((d) => [d.name, d]));
   const added: Declaration[] = [];
-  for (const decl of buildDeclarations({ schema: ext.schema, ...(ext.schemaTs ? { schemaTs: ext.schemaTs } : {}) })) {
+  for (const decl of buildDeclarations({
+    schema: ext.schema,
+    ...(ext.schemaTs ? { schemaTs: ext.schemaTs } : {}),
+  })) {
     const original = existing.get(decl.name);
     if (!original) added.push(decl);
-    else if (!jsonEqual(structure(original.schema) as JsonValue, structure(decl.schema) as JsonValue)) {
-      problems.push(diagnostic("MCPG612", { name: decl.name, other: ownerOf(model, original) }, decl.origin));
+    else if (
+      !jsonEqual(structure(original.schema) as JsonValue, structure(decl.schema) as JsonValue)
+    ) {
+      problems.push(
+        diagnostic("MCPG612", { name: decl.name, other: ownerOf(model, original) }, decl.origin),
+      );
     }
   }
   const byName = new Map([...existing, ...added.map((d) => [d.name, d] as const)]);
@@ -76,7 +113,10 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
   const resultTypes = addResultTypes(model, ext, added, problems);
   declarations = widenResultTypeUnion(declarations, resultTypes);
   const errorCodes = addErrorCodes(model, ext, byName, problems);
-  const files = [ext.schema.file, ...(ext.schemaTs ? [ext.schemaTs.file] : [])].map((f) => ({ name: f.name, sha256: f.sha256 }));
+  const files = [ext.schema.file, ...(ext.schemaTs ? [ext.schemaTs.file] : [])].map((f) => ({
+    name: f.name,
+    sha256: f.sha256,
+  }));
   return {
     ...model,
     sources: [...model.sources, ...files],
@@ -85,23 +125,49 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
     notifications: sortByMethod([...model.notifications, ...methods.notifications]),
     resultTypes,
     errorCodes,
-    revisions: model.revisions.map((r) => (ext.manifest.revisions.includes(r.revision) ? { ...r, methods: [...r.methods, ...methods.requests.map((m) => m.method)], notifications: [...r.notifications, ...methods.notifications.map((n) => n.method)] } : r)),
+    revisions: model.revisions.map((r) =>
+      ext.manifest.revisions.includes(r.revision)
+        ? {
+            ...r,
+            methods: [...r.methods, ...methods.requests.map((m) => m.method)],
+            notifications: [...r.notifications, ...methods.notifications.map((n) => n.method)],
+          }
+        : r,
+    ),
     extensions: [...model.extensions, describeMerged(ext, added, methods, resultTypes)],
   };
 }
 
 /** What the model records about a merged extension (emitted as EXTENSIONS). */
-function describeMerged(ext: ExtensionSource, added: readonly Declaration[], methods: { requests: readonly RequestNode[]; notifications: readonly NotificationNode[] }, resultTypes: readonly ResultTypeNode[]): MergedExtension {
+function describeMerged(
+  ext: ExtensionSource,
+  added: readonly Declaration[],
+  methods: { requests: readonly RequestNode[]; notifications: readonly NotificationNode[] },
+  resultTypes: readonly ResultTypeNode[],
+): MergedExtension {
   const capability = ext.manifest.capability;
   return {
     id: ext.manifest.id,
     name: ext.manifest.name,
     manifestFile: ext.manifestFile,
     definitions: added.map((d) => d.name),
-    requests: sortByMethod(methods.requests).map((r) => ({ method: r.method, direction: r.direction })),
-    notifications: sortByMethod(methods.notifications).map((n) => ({ method: n.method, direction: n.direction })),
+    requests: sortByMethod(methods.requests).map((r) => ({
+      method: r.method,
+      direction: r.direction,
+    })),
+    notifications: sortByMethod(methods.notifications).map((n) => ({
+      method: n.method,
+      direction: n.direction,
+    })),
     resultTypes: resultTypes.filter((t) => t.origin.file === ext.manifestFile).map((t) => t.value),
-    ...(capability ? { capability: { definition: capability.definition, sides: capability.sides ?? ["client", "server"] } } : {}),
+    ...(capability
+      ? {
+          capability: {
+            definition: capability.definition,
+            sides: capability.sides ?? ["client", "server"],
+          },
+        }
+      : {}),
   };
 }
 
@@ -115,7 +181,11 @@ function sortByMethod<T extends { method: string }>(items: readonly T[]): T[] {
  * to client-to-server, notifications to server-to-client), and results
  * follow the manifest or `<Name>Request` → `<Name>Result`.
  */
-function extensionMethods(ext: ExtensionSource, added: readonly Declaration[], byName: ReadonlyMap<string, Declaration>): { requests: RequestNode[]; notifications: NotificationNode[] } {
+function extensionMethods(
+  ext: ExtensionSource,
+  added: readonly Declaration[],
+  byName: ReadonlyMap<string, Declaration>,
+): { requests: RequestNode[]; notifications: NotificationNode[] } {
   const manifest = ext.manifest;
   const methodOfDecl = (decl: Declaration) => propertyOf(decl.schema, "method", byName)?.const;
   return methodNodes(
@@ -124,20 +194,39 @@ function extensionMethods(ext: ExtensionSource, added: readonly Declaration[], b
     (decl) => {
       const method = methodOfDecl(decl);
       if (typeof method !== "string") return undefined;
-      const isRequest = Object.hasOwn(manifest.requests ?? {}, method) || (!Object.hasOwn(manifest.notifications ?? {}, method) && (decl.name.endsWith("Request") || propertyOf(decl.schema, "id", byName) !== undefined));
-      const declared = isRequest ? manifest.requests?.[method]?.direction : manifest.notifications?.[method]?.direction;
-      return { isRequest, direction: declared ?? (isRequest ? "client-to-server" : "server-to-client") };
+      const isRequest =
+        Object.hasOwn(manifest.requests ?? {}, method) ||
+        (!Object.hasOwn(manifest.notifications ?? {}, method) &&
+          (decl.name.endsWith("Request") || propertyOf(decl.schema, "id", byName) !== undefined));
+      const declared = isRequest
+        ? manifest.requests?.[method]?.direction
+        : manifest.notifications?.[method]?.direction;
+      return {
+        isRequest,
+        direction: declared ?? (isRequest ? "client-to-server" : "server-to-client"),
+      };
     },
     (decl) => {
       const method = methodOfDecl(decl) as string;
-      const result = manifest.requests?.[method]?.result ?? `${decl.name.replace(/Request$/, "")}Result`;
+      const result =
+        manifest.requests?.[method]?.result ?? `${decl.name.replace(/Request$/, "")}Result`;
       return { results: [{ definition: byName.has(result) ? result : "Result" }] };
     },
   );
 }
 
-function checkMethodCollisions(model: McpModel, ext: ExtensionSource, methods: { requests: RequestNode[]; notifications: NotificationNode[] }, problems: Diagnostic[]): void {
-  const taken = new Map<string, string>([...model.requests, ...model.notifications].map((m) => [m.method, ownerOfMethod(model, m.definition, m.origin.file)]));
+function checkMethodCollisions(
+  model: McpModel,
+  ext: ExtensionSource,
+  methods: { requests: RequestNode[]; notifications: NotificationNode[] },
+  problems: Diagnostic[],
+): void {
+  const taken = new Map<string, string>(
+    [...model.requests, ...model.notifications].map((m) => [
+      m.method,
+      ownerOfMethod(model, m.definition, m.origin.file),
+    ]),
+  );
   for (const m of [...methods.requests, ...methods.notifications]) {
     const owner = taken.get(m.method);
     if (owner) problems.push(diagnostic("MCPG609", { method: m.method, owner }, m.origin));
@@ -152,23 +241,43 @@ function ownerOfMethod(model: McpModel, definition: string, file: string): strin
 const ref = (name: string): JsonObject => ({ $ref: `${DEFS_PREFIX}${name}` });
 
 /** Applies `edit` to both views of a declaration's schema (copies; inputs untouched). */
-function editSchemas(decl: Declaration, edit: (schema: JsonObject) => JsonObject | string): Declaration | string {
-  const views = [decl.schema, decl.validatorSchema].map((s) => (typeof s === "object" ? edit(cloneJson(s)) : "it is a boolean schema"));
+function editSchemas(
+  decl: Declaration,
+  edit: (schema: JsonObject) => JsonObject | string,
+): Declaration | string {
+  const views = [decl.schema, decl.validatorSchema].map((s) =>
+    typeof s === "object" ? edit(cloneJson(s)) : "it is a boolean schema",
+  );
   const failure = views.find((v): v is string => typeof v === "string");
-  return failure ?? { ...decl, schema: views[0] as JsonObject, validatorSchema: views[1] as JsonObject };
+  return (
+    failure ?? { ...decl, schema: views[0] as JsonObject, validatorSchema: views[1] as JsonObject }
+  );
 }
 
 /** `returns`: core methods gain result branches, and their result-response definitions gain the alternatives. */
-function addReturns(ext: ExtensionSource, declarations: Declaration[], requests: RequestNode[], problems: Diagnostic[]): { declarations: Declaration[]; requests: RequestNode[] } {
+function addReturns(
+  ext: ExtensionSource,
+  declarations: Declaration[],
+  requests: RequestNode[],
+  problems: Diagnostic[],
+): { declarations: Declaration[]; requests: RequestNode[] } {
   let decls = declarations;
   let reqs = requests;
   for (const [method, definitions] of Object.entries(ext.manifest.returns ?? {})) {
     const request = reqs.find((r) => r.method === method);
     if (!request) {
-      problems.push(diagnostic("MCPG614", { method }, { file: ext.manifestFile, pointer: `/returns/${escapePointerSegment(method)}` }));
+      problems.push(
+        diagnostic(
+          "MCPG614",
+          { method },
+          { file: ext.manifestFile, pointer: `/returns/${escapePointerSegment(method)}` },
+        ),
+      );
       continue;
     }
-    const branches = definitions.filter((d) => !request.results.some((b) => b.definition === d)).map((definition) => ({ definition }));
+    const branches = definitions
+      .filter((d) => !request.results.some((b) => b.definition === d))
+      .map((definition) => ({ definition }));
     reqs = reqs.map((r) => (r === request ? { ...r, results: [...r.results, ...branches] } : r));
     const response = request.responseDefinition;
     if (!response) continue;
@@ -178,10 +287,14 @@ function addReturns(ext: ExtensionSource, declarations: Declaration[], requests:
         const result = isJsonObject(schema.properties) ? schema.properties.result : undefined;
         if (!isJsonObject(result)) return "it has no result property";
         const alternatives = Array.isArray(result.anyOf) ? result.anyOf : [result];
-        (schema.properties as JsonObject).result = { ...(Array.isArray(result.anyOf) ? result : {}), anyOf: [...alternatives, ...branches.map((b) => ref(b.definition))] };
+        (schema.properties as JsonObject).result = {
+          ...(Array.isArray(result.anyOf) ? result : {}),
+          anyOf: [...alternatives, ...branches.map((b) => ref(b.definition))],
+        };
         return schema;
       });
-      if (typeof edited === "string") problems.push(diagnostic("MCPG616", { definition: d.name, why: edited }, d.origin));
+      if (typeof edited === "string")
+        problems.push(diagnostic("MCPG616", { definition: d.name, why: edited }, d.origin));
       return typeof edited === "string" ? d : edited;
     });
   }
@@ -189,45 +302,91 @@ function addReturns(ext: ExtensionSource, declarations: Declaration[], requests:
 }
 
 /** The capability definition types `capabilities.extensions[<id>]` on the sides the manifest names. */
-function addCapability(ext: ExtensionSource, declarations: Declaration[], problems: Diagnostic[]): Declaration[] {
+function addCapability(
+  ext: ExtensionSource,
+  declarations: Declaration[],
+  problems: Diagnostic[],
+): Declaration[] {
   const capability = ext.manifest.capability;
   if (!capability) return declarations;
   const sides = new Set(capability.sides ?? ["client", "server"]);
-  const targets = new Set([...(sides.has("client") ? ["ClientCapabilities"] : []), ...(sides.has("server") ? ["ServerCapabilities"] : [])]);
+  const targets = new Set([
+    ...(sides.has("client") ? ["ClientCapabilities"] : []),
+    ...(sides.has("server") ? ["ServerCapabilities"] : []),
+  ]);
   return declarations.map((d) => {
     if (!targets.has(d.name)) return d;
     const edited = editSchemas(d, (schema) => {
       const extensions = isJsonObject(schema.properties) ? schema.properties.extensions : undefined;
       if (!isJsonObject(extensions)) return "it has no extensions property";
-      extensions.properties = { ...(isJsonObject(extensions.properties) ? extensions.properties : {}), [ext.manifest.id]: ref(capability.definition) };
+      extensions.properties = {
+        ...(isJsonObject(extensions.properties) ? extensions.properties : {}),
+        [ext.manifest.id]: ref(capability.definition),
+      };
       return schema;
     });
-    if (typeof edited === "string") problems.push(diagnostic("MCPG616", { definition: d.name, why: edited }, d.origin));
+    if (typeof edited === "string")
+      problems.push(diagnostic("MCPG616", { definition: d.name, why: edited }, d.origin));
     return typeof edited === "string" ? d : edited;
   });
 }
 
 /** `augments`: core definitions gain the extension definitions' properties. */
-function addAugments(ext: ExtensionSource, declarations: Declaration[], problems: Diagnostic[]): Declaration[] {
+function addAugments(
+  ext: ExtensionSource,
+  declarations: Declaration[],
+  problems: Diagnostic[],
+): Declaration[] {
   let decls = declarations;
   for (const [target, sources] of Object.entries(ext.manifest.augments ?? {})) {
     const additions = sources.flatMap((name, index) => {
       const source = decls.find((d) => d.name === name);
-      const properties = source && typeof source.schema === "object" && isJsonObject(source.schema.properties) ? source.schema.properties : {};
-      return Object.entries(properties).map(([property, schema]) => ({ property, schema, from: name, index }));
+      const properties =
+        source && typeof source.schema === "object" && isJsonObject(source.schema.properties)
+          ? source.schema.properties
+          : {};
+      return Object.entries(properties).map(([property, schema]) => ({
+        property,
+        schema,
+        from: name,
+        index,
+      }));
     });
     const targetDecl = decls.find((d) => d.name === target);
     if (!targetDecl) {
-      problems.push(diagnostic("MCPG616", { definition: target, why: "the revision does not define it" }, { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}` }));
+      problems.push(
+        diagnostic(
+          "MCPG616",
+          { definition: target, why: "the revision does not define it" },
+          { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}` },
+        ),
+      );
       continue;
     }
     // Decided once, on the type view, so each conflict is reported once (editSchemas edits both views).
-    const before = typeof targetDecl.schema === "object" && isJsonObject(targetDecl.schema.properties) ? targetDecl.schema.properties : {};
-    const owners = new Map(Object.entries(before).map(([property, schema]) => [property, { schema, owner: target }]));
+    const before =
+      typeof targetDecl.schema === "object" && isJsonObject(targetDecl.schema.properties)
+        ? targetDecl.schema.properties
+        : {};
+    const owners = new Map(
+      Object.entries(before).map(([property, schema]) => [property, { schema, owner: target }]),
+    );
     const accepted = additions.filter(({ property, schema, from, index }) => {
       const current = owners.get(property);
-      if (current && !jsonEqual(structure(current.schema) as JsonValue, structure(schema) as JsonValue)) {
-        problems.push(diagnostic("MCPG615", { definition: target, property, other: current.owner }, { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}/${index}` }));
+      if (
+        current &&
+        !jsonEqual(structure(current.schema) as JsonValue, structure(schema) as JsonValue)
+      ) {
+        problems.push(
+          diagnostic(
+            "MCPG615",
+            { definition: target, property, other: current.owner },
+            {
+              file: ext.manifestFile,
+              pointer: `/augments/${escapePointerSegment(target)}/${index}`,
+            },
+          ),
+        );
         return false;
       }
       owners.set(property, { schema, owner: from });
@@ -235,10 +394,12 @@ function addAugments(ext: ExtensionSource, declarations: Declaration[], problems
     });
     const edited = editSchemas(targetDecl, (schema) => {
       if (!isJsonObject(schema.properties)) return "it has no properties";
-      for (const { property, schema: added } of accepted) schema.properties[property] = cloneJson(added);
+      for (const { property, schema: added } of accepted)
+        schema.properties[property] = cloneJson(added);
       return schema;
     });
-    if (typeof edited === "string") problems.push(diagnostic("MCPG616", { definition: target, why: edited }, targetDecl.origin));
+    if (typeof edited === "string")
+      problems.push(diagnostic("MCPG616", { definition: target, why: edited }, targetDecl.origin));
     else decls = decls.map((d) => (d === targetDecl ? edited : d));
   }
   return decls;
@@ -249,7 +410,12 @@ function addAugments(ext: ExtensionSource, declarations: Declaration[], problems
  * those its definitions pin with a `const`, other than values the revision
  * already has. A value another extension added is a conflict.
  */
-function addResultTypes(model: McpModel, ext: ExtensionSource, added: readonly Declaration[], problems: Diagnostic[]): ResultTypeNode[] {
+function addResultTypes(
+  model: McpModel,
+  ext: ExtensionSource,
+  added: readonly Declaration[],
+  problems: Diagnostic[],
+): ResultTypeNode[] {
   const byName = new Map([...model.declarations, ...added].map((d) => [d.name, d]));
   const pinnedBy = new Map<string, Declaration>();
   for (const d of added) {
@@ -259,41 +425,76 @@ function addResultTypes(model: McpModel, ext: ExtensionSource, added: readonly D
   const documented = Object.keys(ext.manifest.resultTypes ?? {});
   // Only the core revision's own values may be pinned again (a result of "complete"); another extension's may not.
   const extensionManifests = new Set(model.extensions.map((e) => e.manifestFile));
-  const core = new Set(model.resultTypes.filter((t) => !extensionManifests.has(t.origin.file)).map((t) => t.value));
-  const fresh = [...new Set([...documented, ...pinnedBy.keys()])].filter((v) => !core.has(v) || documented.includes(v));
+  const core = new Set(
+    model.resultTypes.filter((t) => !extensionManifests.has(t.origin.file)).map((t) => t.value),
+  );
+  const fresh = [...new Set([...documented, ...pinnedBy.keys()])].filter(
+    (v) => !core.has(v) || documented.includes(v),
+  );
   const nodes: ResultTypeNode[] = [];
   for (const value of fresh.sort()) {
     const existing = model.resultTypes.find((t) => t.value === value);
     if (existing) {
       const owner = model.extensions.find((e) => existing.origin.file === e.manifestFile);
-      const where = documented.includes(value) ? { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` } : pinnedBy.get(value)!.origin;
-      problems.push(diagnostic("MCPG608", { value, owner: owner ? `extension ${owner.id}` : `the core revision (${existing.origin.file})` }, where));
+      const where = documented.includes(value)
+        ? { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` }
+        : pinnedBy.get(value)!.origin;
+      problems.push(
+        diagnostic(
+          "MCPG608",
+          {
+            value,
+            owner: owner ? `extension ${owner.id}` : `the core revision (${existing.origin.file})`,
+          },
+          where,
+        ),
+      );
       continue;
     }
     const doc = ext.manifest.resultTypes?.[value];
-    nodes.push({ kind: "result-type", value, ...(doc ? { doc } : {}), definitions: [], origin: { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` } });
+    nodes.push({
+      kind: "result-type",
+      value,
+      ...(doc ? { doc } : {}),
+      definitions: [],
+      origin: { file: ext.manifestFile, pointer: `/resultTypes/${escapePointerSegment(value)}` },
+    });
   }
   return [...model.resultTypes, ...nodes];
 }
 
 /** `ResultType = "complete" | "input_required" | string` also names the extensions' values. */
-function widenResultTypeUnion(declarations: Declaration[], resultTypes: readonly ResultTypeNode[]): Declaration[] {
+function widenResultTypeUnion(
+  declarations: Declaration[],
+  resultTypes: readonly ResultTypeNode[],
+): Declaration[] {
   return declarations.map((d) => {
     if (d.name !== "ResultType" || !d.literalMembers) return d;
-    const values = [...d.literalMembers.values, ...resultTypes.map((t) => t.value).filter((v) => !d.literalMembers!.values.includes(v))];
+    const values = [
+      ...d.literalMembers.values,
+      ...resultTypes.map((t) => t.value).filter((v) => !d.literalMembers!.values.includes(v)),
+    ];
     return { ...d, literalMembers: { ...d.literalMembers, values } };
   });
 }
 
 /** The extension's error codes; a code the revision or another extension defines is a conflict. */
-function addErrorCodes(model: McpModel, ext: ExtensionSource, byName: ReadonlyMap<string, Declaration>, problems: Diagnostic[]): ErrorCodeNode[] {
+function addErrorCodes(
+  model: McpModel,
+  ext: ExtensionSource,
+  byName: ReadonlyMap<string, Declaration>,
+  problems: Diagnostic[],
+): ErrorCodeNode[] {
   const nodes: ErrorCodeNode[] = [];
   (ext.manifest.errorCodes ?? []).forEach((c, i) => {
     const where = { file: ext.manifestFile, pointer: `/errorCodes/${i}/code` };
     const taken = [...model.errorCodes, ...nodes].find((e) => e.code === c.code);
     if (taken) {
       // An extension's codes carry its manifest as origin; the extension being merged is not in model.extensions yet.
-      const owner = taken.policy === "extension" ? `extension ${model.extensions.find((e) => e.manifestFile === taken.origin.file)?.id ?? ext.manifest.id}` : `the core revision (${taken.constant})`;
+      const owner =
+        taken.policy === "extension"
+          ? `extension ${model.extensions.find((e) => e.manifestFile === taken.origin.file)?.id ?? ext.manifest.id}`
+          : `the core revision (${taken.constant})`;
       problems.push(diagnostic("MCPG611", { code: c.code, owner }, where));
       return;
     }
