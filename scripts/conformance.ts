@@ -206,7 +206,10 @@ async function installInto(
 /** The `version` of the package.json in `dir`, if readable. */
 function packageVersion(dir: string): string | undefined {
   try {
-    return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+    const manifest: unknown = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    return isRecord(manifest) && typeof manifest.version === "string"
+      ? manifest.version
+      : undefined;
   } catch {
     return undefined;
   }
@@ -666,8 +669,9 @@ export function readResults(out: string): Map<string, Check[]> {
     const file = join(out, entry, "checks.json");
     if (!m || !existsSync(file)) continue;
     try {
-      const checks = JSON.parse(readFileSync(file, "utf8"));
+      const checks: unknown = JSON.parse(readFileSync(file, "utf8"));
       if (!Array.isArray(checks)) throw new Error("not a JSON array");
+      if (!checks.every(isCheck)) throw new Error("a check without a string id and status");
       results.set(m[1]!, checks);
     } catch (error) {
       results.set(m[1]!, [
@@ -680,6 +684,15 @@ export function readResults(out: string): Map<string, Check[]> {
     }
   }
   return results;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A check as checks.json holds it: the fields the tally reads must be there. */
+function isCheck(value: unknown): value is Check {
+  return isRecord(value) && typeof value.id === "string" && typeof value.status === "string";
 }
 
 /** Scenarios the suite's log says it started (to tell "crashed" from "never ran"). */

@@ -66,7 +66,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         "$0 generate",
         "in a project made by mcp-gen server: regenerate src/generated and src/mcp-gen",
       )
-      .check(oneValueEach) as never,
+      .check(oneValueEach),
   handler: async (args) => {
     if (args.spec === undefined && args.out === undefined) return regenerateHere(args);
     if (args.spec === undefined || args.out === undefined)

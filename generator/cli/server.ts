@@ -72,7 +72,7 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       .example(
         "$0 server conformance --example everything",
         "the server the conformance suite expects",
-      ) as never,
+      ),
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
     const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");

@@ -78,20 +78,24 @@ export function join(separator: Doc, docs: readonly Doc[]): Doc[] {
   return docs.flatMap((d, i) => (i === 0 ? [d] : [separator, d]));
 }
 
+/** `Array.isArray` narrows a readonly array to `any[]`; this keeps a list of docs a list of docs. */
+function isDocList(doc: Doc): doc is readonly Doc[] {
+  return Array.isArray(doc);
+}
+
 /** Whether a hard line is inside (so every group around it breaks, as prettier's propagateBreaks makes it). */
 function hasHardLine(doc: Doc): boolean {
   if (typeof doc === "string") return false;
-  if (Array.isArray(doc)) return doc.some(hasHardLine);
-  const d = doc as Exclude<Doc, string | readonly Doc[]>;
-  switch (d.kind) {
+  if (isDocList(doc)) return doc.some(hasHardLine);
+  switch (doc.kind) {
     case "group":
-      return d.broken;
+      return doc.broken;
     case "line":
-      return d.hard;
+      return doc.hard;
     case "if-break":
-      return hasHardLine(d.broken);
+      return hasHardLine(doc.broken);
     default:
-      return hasHardLine(d.contents);
+      return hasHardLine(doc.contents);
   }
 }
 
@@ -113,17 +117,17 @@ export function printDoc(doc: Doc, indentation = ""): string {
   let column = indentation.length;
   const commands: Command[] = [{ indent: indentation, mode: "break", doc }];
   while (commands.length > 0) {
-    const { indent: ind, mode, doc: d } = commands.pop()!;
-    if (typeof d === "string") {
-      out.push(d);
-      column += textWidth(d);
+    const { indent: ind, mode, doc: node } = commands.pop()!;
+    if (typeof node === "string") {
+      out.push(node);
+      column += textWidth(node);
       continue;
     }
-    if (Array.isArray(d)) {
-      for (let i = d.length - 1; i >= 0; i--) commands.push({ indent: ind, mode, doc: d[i]! });
+    if (isDocList(node)) {
+      for (let i = node.length - 1; i >= 0; i--)
+        commands.push({ indent: ind, mode, doc: node[i]! });
       continue;
     }
-    const node = d as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
         commands.push({ indent: ind + INDENT, mode, doc: node.contents });
@@ -182,16 +186,15 @@ function fits(next: Command, rest: readonly Command[], width: number): boolean {
       commands.push(rest[--restIndex]!);
       continue;
     }
-    const { mode, doc } = commands.pop()!;
-    if (typeof doc === "string") {
-      remaining -= textWidth(doc);
+    const { mode, doc: node } = commands.pop()!;
+    if (typeof node === "string") {
+      remaining -= textWidth(node);
       continue;
     }
-    if (Array.isArray(doc)) {
-      for (let i = doc.length - 1; i >= 0; i--) commands.push({ mode, doc: doc[i]! });
+    if (isDocList(node)) {
+      for (let i = node.length - 1; i >= 0; i--) commands.push({ mode, doc: node[i]! });
       continue;
     }
-    const node = doc as Exclude<Doc, string | readonly Doc[]>;
     switch (node.kind) {
       case "indent":
       case "align":

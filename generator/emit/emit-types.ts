@@ -133,13 +133,14 @@ function markAt(schema: JsonObject, path: readonly string[], note: string): Json
   const properties = schema.properties;
   if (head === undefined || !isJsonObject(properties) || !isJsonObject(properties[head]))
     return schema;
-  const prop = properties[head] as JsonObject;
+  const prop = properties[head];
+  const described = typeof prop.description === "string" ? prop.description : "";
   const next =
     rest.length > 0
       ? markAt(prop, rest, note)
       : {
           ...prop,
-          description: [prop.description, `@deprecated ${note}`].filter(Boolean).join("\n\n"),
+          description: described ? `${described}\n\n@deprecated ${note}` : `@deprecated ${note}`,
         };
   return { ...schema, properties: { ...properties, [head]: next } };
 }

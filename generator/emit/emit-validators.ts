@@ -95,12 +95,13 @@ function jsonValueDefinitions(schemas: readonly JsonObject[]): Set<string> {
       ["type", "items", "additionalProperties"].includes(k),
     );
     if (
+      typeof $id === "string" &&
       keys &&
       JSON.stringify(types) === JSON.stringify(ANY_JSON_TYPE) &&
       self(rest.items) &&
       self(rest.additionalProperties)
     )
-      found.add(String($id));
+      found.add($id);
   }
   return found;
 }
@@ -117,8 +118,8 @@ function useJsonValueKeyword(schemas: readonly JsonObject[]): JsonObject[] {
   const isRef = (node: JsonObject) =>
     Object.keys(node).length === 1 && typeof node.$ref === "string" && anyJson.has(node.$ref);
   return schemas.map((schema) =>
-    anyJson.has(String(schema.$id))
-      ? { $id: schema.$id!, [JSON_VALUE_KEYWORD]: true }
+    typeof schema.$id === "string" && anyJson.has(schema.$id)
+      ? { $id: schema.$id, [JSON_VALUE_KEYWORD]: true }
       : (mapSchema(schema, (node) =>
           isRef(node) ? { [JSON_VALUE_KEYWORD]: true } : node,
         ) as JsonObject),
@@ -292,7 +293,7 @@ function typesOf(branch: JsonObject | undefined): string[] | undefined {
     branch.type.length > 0 &&
     branch.type.every((t) => typeof t === "string")
   )
-    return branch.type as string[];
+    return branch.type;
   return undefined;
 }
 
@@ -336,7 +337,7 @@ function tagValues(branch: JsonObject | undefined, tag: string): string[] | unde
     property.enum.length > 0 &&
     property.enum.every((v) => typeof v === "string")
   )
-    return property.enum as string[];
+    return property.enum;
   return undefined;
 }
 

@@ -15,7 +15,6 @@ export const INDENT = " ".repeat(PRETTIER_OPTIONS.tabWidth ?? 2);
 
 /** Display width as prettier measures it: wide East Asian characters count two columns, combining marks none. */
 export function textWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const ch of text) {

@@ -81,13 +81,13 @@ function normalize(node: JsonValue): JsonValue {
     out.description = out.description.replace(/\*\//g, "* /");
   if (isArrayType(out)) {
     const bounds = [
-      ...("minItems" in out ? [`@minItems ${String(out.minItems)}`] : []),
-      ...("maxItems" in out ? [`@maxItems ${String(out.maxItems)}`] : []),
+      ...("minItems" in out ? [`@minItems ${JSON.stringify(out.minItems)}`] : []),
+      ...("maxItems" in out ? [`@maxItems ${JSON.stringify(out.maxItems)}`] : []),
     ];
+    // A description is a string in any valid schema; anything else is dropped rather than printed.
+    const description = typeof out.description === "string" ? out.description : "";
     if (bounds.length > 0)
-      out.description = out.description
-        ? `${String(out.description)}\n\n${bounds.join("\n")}`
-        : bounds.join("\n");
+      out.description = description ? `${description}\n\n${bounds.join("\n")}` : bounds.join("\n");
     delete out.minItems;
     delete out.maxItems;
   }
@@ -209,7 +209,9 @@ function kindsOf(schema: JsonObject, root: boolean): Kind[] {
     [
       "UNNAMED_ENUM",
       "enum" in schema &&
-        (!schema.type || ["boolean", "integer", "number", "string"].includes(String(schema.type))),
+        (!schema.type ||
+          (typeof schema.type === "string" &&
+            ["boolean", "integer", "number", "string"].includes(schema.type))),
     ],
     [
       "UNNAMED_SCHEMA",
@@ -234,12 +236,12 @@ function parse(node: JsonValue, root = false): Ast {
       ...(comment !== undefined ? { comment } : {}),
     };
   const kinds = kindsOf(node, root);
-  if (kinds.length === 1) return withComment(parseAs(node, kinds[0]!, root), comment);
+  if (kinds.length === 1) return withComment(parseAs(node, kinds[0]!), comment);
   // A schema of several kinds: the intersection of its allOf members and of the schema read as each other kind.
   const { description: _d, allOf, ...rest } = node;
   const members = [
     ...(Array.isArray(allOf) ? allOf.map((m) => parse(m)) : []),
-    ...kinds.filter((k) => k !== "ALL_OF").map((k) => parseAs(rest, k, root)),
+    ...kinds.filter((k) => k !== "ALL_OF").map((k) => parseAs(rest, k)),
   ];
   return withComment({ kind: "INTERSECTION", members }, comment);
 }
@@ -248,7 +250,7 @@ function withComment(ast: Ast, comment: string | undefined): Ast {
   return comment === undefined ? ast : { ...ast, comment };
 }
 
-function parseAs(schema: JsonObject, kind: Kind, root: boolean): Ast {
+function parseAs(schema: JsonObject, kind: Kind): Ast {
   switch (kind) {
     case "ALL_OF":
       return {

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, SchemaObject } from "ajv/dist/2020.js";
 import { diagnostic, mapReportingAll, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
@@ -159,7 +159,7 @@ export function manifestProblems(manifest: unknown, file: string): Diagnostic[] 
   if (!validateManifest) {
     const schema = JSON.parse(
       readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"),
-    );
+    ) as SchemaObject;
     // Required here, not imported: generation without extensions never loads ajv on the main thread.
     const { Ajv2020: Engine } = createRequire(import.meta.url)(
       "ajv/dist/2020.js",

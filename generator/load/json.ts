@@ -48,11 +48,13 @@ export function findJsonSyntaxError(text: string): { offset: number; reason: str
   }
 }
 
-class JsonSyntaxError {
+class JsonSyntaxError extends Error {
   constructor(
     readonly offset: number,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 const WORD = /[A-Za-z_$][\w$]*/y;
@@ -148,7 +150,7 @@ class JsonScanner {
   private digits(): void {
     const run = this.match(DIGITS);
     if (!run) this.fail("a digit");
-    this.i += run!.length;
+    this.i += run.length;
   }
 
   private space(): void {
@@ -185,6 +187,15 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
     }
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * A JSON value as a message shows it: a string as it is, anything else as
+ * JSON, and a missing value as `undefined`.
+ */
+export function jsonText(value: JsonValue | undefined): string {
+  if (typeof value === "string") return value;
+  return value === undefined ? "undefined" : JSON.stringify(value);
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -3,7 +3,7 @@
  * `--spec`, parses schema.json (errors carry line:column), reads schema.ts
  * through ts-morph, and picks up the registry and the patch overlay.
  */
-import { collectProblems, diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { readPatchFile } from "./patches.js";
 import { loadExtensionsInStages } from "./extensions.js";
 import { readRegistry } from "./registry.js";

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isJsonObject } from "./json.js";
 
 let cached: string | undefined;
 
@@ -14,7 +15,7 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "package.json");
-    if (existsSync(candidate) && JSON.parse(readFileSync(candidate, "utf8")).name === "mcp-gen") {
+    if (existsSync(candidate) && readPackageJson(candidate).name === "mcp-gen") {
       cached = dir;
       return dir;
     }
@@ -26,5 +27,12 @@ export function packageRoot(): string {
 
 /** mcp-gen's version, from its package.json. */
 export function packageVersion(): string {
-  return JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version as string;
+  const { version } = readPackageJson(join(packageRoot(), "package.json"));
+  if (typeof version !== "string") throw new Error("mcp-gen: its package.json has no version");
+  return version;
+}
+
+function readPackageJson(file: string): { name?: unknown; version?: unknown } {
+  const manifest: unknown = JSON.parse(readFileSync(file, "utf8"));
+  return isJsonObject(manifest) ? manifest : {};
 }

@@ -70,7 +70,7 @@ function checkPatchShape(patch: unknown, where: string): Diagnostic[] {
     if (op.op === "test") tested.add(op.path);
     else if ((op.op === "replace" || op.op === "remove") && !tested.has(op.path))
       return bad(`${op.op} ${op.path} has no test before it`);
-    else if (!["add", "replace", "remove"].includes(String(op.op)))
+    else if (typeof op.op !== "string" || !["add", "replace", "remove"].includes(op.op))
       return bad(`unsupported op ${JSON.stringify(op.op)}`);
   }
   return [];

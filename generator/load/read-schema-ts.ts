@@ -187,7 +187,7 @@ function unionMembers(node: TypeNode): UnionMember[] | undefined {
   if (Node.isParenthesizedTypeNode(node)) return unionMembers(node.getTypeNode());
   if (Node.isUnionTypeNode(node)) {
     const members = node.getTypeNodes().map(unionMember);
-    return members.every((m) => m !== undefined) ? (members as UnionMember[]) : undefined;
+    return members.every((m) => m !== undefined) ? members : undefined;
   }
   const single = Node.isTypeReference(node) ? unionMember(node) : undefined;
   return single ? [single] : undefined;

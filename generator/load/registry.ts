@@ -43,20 +43,32 @@ export interface Registry {
   readonly specTextErrorCodes: readonly SpecTextErrorCode[];
 }
 
+/** schema/revisions.json as scripts/update-registry.ts writes it: facts a revision lacks take defaults. */
+export interface RevisionsFile {
+  readonly upstream: Registry["upstream"];
+  readonly revisions: Readonly<Record<string, Partial<RegistryRevision>>>;
+}
+
+/** schema/error-codes.json. */
+interface ErrorCodesFile {
+  readonly codes: readonly SpecTextErrorCode[];
+}
+
 let cached: Registry | undefined;
 
 /** Reads schema/revisions.json and schema/error-codes.json once per process. */
 export function readRegistry(): Registry {
   if (cached) return cached;
   const root = join(packageRoot(), "schema");
-  const revisions = JSON.parse(readFileSync(join(root, "revisions.json"), "utf8"));
-  const codes = JSON.parse(readFileSync(join(root, "error-codes.json"), "utf8"));
-  const entries = Object.entries(
-    revisions.revisions as Record<string, Partial<RegistryRevision>>,
-  ).map(([name, entry]) => [
-    name,
-    { methods: [], notifications: [], errorCodes: {}, ...entry } as RegistryRevision,
-  ]);
+  // Both files ship with mcp-gen and are written by its own script, so their shape is trusted.
+  const revisions = JSON.parse(readFileSync(join(root, "revisions.json"), "utf8")) as RevisionsFile;
+  const codes = JSON.parse(readFileSync(join(root, "error-codes.json"), "utf8")) as ErrorCodesFile;
+  const entries = Object.entries(revisions.revisions).map(
+    ([name, entry]): [string, RegistryRevision] => [
+      name,
+      { methods: [], notifications: [], errorCodes: {}, ...entry } as RegistryRevision,
+    ],
+  );
   cached = {
     upstream: revisions.upstream,
     revisions: Object.fromEntries(entries),

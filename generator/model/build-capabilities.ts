@@ -37,7 +37,7 @@ export function buildCapabilities(
 }
 
 function collect(
-  schema: JsonValue | boolean,
+  schema: JsonValue,
   path: string[],
   side: "client" | "server",
   file: string,

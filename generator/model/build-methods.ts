@@ -166,7 +166,7 @@ function containerMembers(
   return twin ? [twin.name] : [];
 }
 
-function stripDoc(schema: JsonValue | boolean): JsonValue | boolean {
+function stripDoc(schema: JsonValue): JsonValue {
   if (!isJsonObject(schema)) return schema;
   const { description: _d, ...rest } = schema;
   return rest;

@@ -255,6 +255,6 @@ export interface PassContext {
 /** Convenience: a schema node as an object, or undefined for boolean schemas. */
 export function schemaObject(schema: JsonSchema | JsonValue | undefined): JsonObject | undefined {
   return typeof schema === "object" && schema !== null && !Array.isArray(schema)
-    ? (schema as JsonObject)
+    ? schema
     : undefined;
 }

@@ -200,7 +200,7 @@ function projectExtensions(settings: ProjectSettings, projectDir: string): Proje
       known,
       id: manifest.id,
       name: manifest.name,
-      ...(serverSide ? { capability: manifest.capability!.definition } : {}),
+      ...(serverSide ? { capability: manifest.capability.definition } : {}),
       requests,
     };
   });

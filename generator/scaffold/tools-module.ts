@@ -12,7 +12,7 @@
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { compile } from "json-schema-to-typescript";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { layOut } from "../emit/compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
@@ -20,6 +20,7 @@ import { jsDoc, literal, propertyKey } from "../emit/names.js";
 import {
   escapePointerSegment,
   isJsonObject,
+  jsonText,
   type JsonObject,
   type JsonValue,
 } from "../load/json.js";
@@ -73,7 +74,7 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
         diagnostic("MCPG701", { reason: "a tool must be an object" }, where(at)),
       );
     if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name))
-      problems.push(diagnostic("MCPG702", { name: String(tool.name) }, where(`${at}/name`)));
+      problems.push(diagnostic("MCPG702", { name: jsonText(tool.name) }, where(`${at}/name`)));
     else if (names.has(tool.name))
       problems.push(
         diagnostic(
@@ -126,7 +127,7 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
     out.push(
       diagnostic(
         "MCPG703",
-        { dialect: String(schema.$schema) },
+        { dialect: jsonText(schema.$schema) },
         { file, pointer: `${pointer}/$schema` },
       ),
     );
@@ -243,7 +244,7 @@ async function toolTypes(tool: ToolSpec): Promise<string> {
 
 async function typeOf(schema: JsonObject, name: string): Promise<string> {
   const { $schema: _s, $id: _i, title: _t, ...rest } = schema;
-  const source = await compile(rest as JSONSchema, name, {
+  const source = await compile(rest, name, {
     bannerComment: "",
     format: false,
     additionalProperties: false,
@@ -270,7 +271,7 @@ ${jsDoc("A handler for every tool of tools.json, typed by its schemas.")}export 
   readonly [K in keyof ToolArguments]: (args: ToolArguments[K], ctx: RequestContext) => TypedToolResult<ToolOutputs[K]> | Promise<TypedToolResult<ToolOutputs[K]>>;
 };
 
-${jsDoc("Registers every tool of tools.json on \`server\`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
+${jsDoc("Registers every tool of tools.json on `server`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
   for (const definition of TOOLS) {
     const handler = handlers[definition.name] as (args: never, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
     const checks = TOOL_CHECKS[definition.name]!;
@@ -322,7 +323,7 @@ function compileValidators(
       ...AJV_OPTIONS,
       code: { source: true, esm: true, lines: true },
     });
-    for (const e of entries) ajv.addSchema(e.schema as never);
+    for (const e of entries) ajv.addSchema(e.schema);
     const { code, helpers } = replaceRuntimeRequires(
       standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string]))),
     );
@@ -341,7 +342,7 @@ function compileValidators(
 /** Points ajv's `require()`s of its runtime helpers at the protocol module's copies; any other `require()` cannot run in an ES module. */
 function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {
   const helpers = Object.keys(RUNTIME_HELPERS).filter((call) => code.includes(call));
-  const out = helpers.reduce((text, call) => text.split(call).join(RUNTIME_HELPERS[call]!), code);
+  const out = helpers.reduce((text, call) => text.split(call).join(RUNTIME_HELPERS[call]), code);
   const leftover = /require\("[^"]+"\)/.exec(out);
   if (leftover)
     throw new McpGenError([

@@ -12,10 +12,13 @@ const port = parentPort!;
 const preloads = [...PRELOADS];
 let loading = preloadNext();
 
-port.on("message", async ({ id, name, input }: TaskRequest) => {
+port.on("message", (request: TaskRequest) => void answer(request));
+
+/** Posts the reply to one task, then starts loading what the next one will need. */
+async function answer({ id, name, input }: TaskRequest): Promise<void> {
   port.postMessage(await run(id, name, input));
   loading = loading.then(preloadNext);
-});
+}
 
 async function run(id: number, name: TaskName, input: unknown): Promise<TaskReply> {
   try {

@@ -96,7 +96,9 @@ export function benchGeneration(o: GenerationOptions): boolean {
   process.stdout.write(`\n[1/3] generation: warm-up + ${o.rounds} rounds `);
   const contenders = [mcpGen, j2t, oneThread];
   for (const c of contenders) timeOnce(c, env);
-  const [a, b, c]: number[][] = [[], [], []];
+  const a: number[] = [];
+  const b: number[] = [];
+  const c: number[] = [];
   const times = [a, b, c];
   for (let i = 0; i < o.rounds; i++) {
     for (const k of ORDERS[i % ORDERS.length]!) times[k]!.push(timeOnce(contenders[k]!, env));

@@ -239,6 +239,8 @@ export class ModernContext extends BaseContext {
     try {
       this.requireCapability(method, key);
     } catch (error) {
+      // Passes on requireCapability's McpError as this method's rejection, unchanged.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(error);
     }
     const answer = this.answers[key];

@@ -620,7 +620,7 @@ function write(res: ServerResponse, reply: HttpReply): void {
 export async function serveHttp(
   server: McpServer,
   options: HttpOptions & { readonly port?: number; readonly host?: string } = {},
-): Promise<{ readonly url: string; readonly http: Server; close(): Promise<void> }> {
+): Promise<{ readonly url: string; readonly http: Server; readonly close: () => Promise<void> }> {
   const handler = new McpHttpHandler(server, options);
   const http = createServer({ keepAliveTimeout: 65_000 }, nodeListener(handler));
   const host = options.host ?? "127.0.0.1";

@@ -38,7 +38,7 @@ export class LegacySession {
   standalone?: NotificationSink;
   private readonly pending = new Map<
     string,
-    { resolve: (value: unknown) => void; reject: (error: unknown) => void }
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
   private next = 0;
   private readonly unlisten: () => void;

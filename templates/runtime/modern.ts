@@ -300,7 +300,7 @@ function shape(
     if (shaped.cacheScope === undefined) shaped.cacheScope = server.cache.cacheScope;
   }
   shaped._meta = {
-    ...((result._meta as Record<string, unknown> | undefined) ?? {}),
+    ...(result._meta ?? {}),
     [META.serverInfo]: server.info,
   };
   return shaped;

@@ -12,7 +12,6 @@ import {
   isJsonObject,
   jsonEqual,
   parsePointer,
-  type JsonObject,
   type JsonValue,
 } from "../../load/json.js";
 import type { Patch, PatchOperation } from "../../load/patches.js";
@@ -100,17 +99,14 @@ function applyOperation(
 ): { expected: string; actual: string } | undefined {
   if (path.length === 0) {
     if (op.op === "test")
-      return jsonEqual(decl[view] as JsonValue, op.value)
-        ? undefined
-        : mismatch(op.value, decl[view] as JsonValue);
+      return jsonEqual(decl[view], op.value) ? undefined : mismatch(op.value, decl[view]);
     if (op.op === "replace" && isJsonObject(op.value)) decl[view] = op.value;
     return undefined;
   }
-  const parent = walk(decl[view] as JsonValue, path.slice(0, -1));
+  const container = walk(decl[view], path.slice(0, -1));
   const key = path[path.length - 1]!;
-  if (!isJsonObject(parent) && !Array.isArray(parent))
-    return { expected: `a container at ${path.slice(0, -1).join("/")}`, actual: String(parent) };
-  const container = parent as JsonObject | JsonValue[];
+  if (!isJsonObject(container) && !Array.isArray(container))
+    return { expected: `a container at ${path.slice(0, -1).join("/")}`, actual: String(container) };
   const current = Array.isArray(container)
     ? container[Number(key)]
     : Object.hasOwn(container, key)

@@ -14,7 +14,7 @@
  * one means "complete", so their set is just that.
  */
 import { propertyOf } from "../build-methods.js";
-import type { Declaration, McpModel, Pass, RequestNode, ResultTypeNode } from "../types.js";
+import type { McpModel, Pass, RequestNode, ResultTypeNode } from "../types.js";
 
 /** The resultType value that marks an MRTR answer. */
 export const INPUT_REQUIRED = "input_required";
@@ -26,7 +26,7 @@ export const discriminateResults: Pass = {
   name: "discriminate each method's results on resultType",
   run(model) {
     const validatorView = new Map(
-      model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema } as Declaration]),
+      model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema }]),
     );
     const pinned = (definition: string): string | undefined => {
       const property = propertyOf(

@@ -69,7 +69,7 @@ const ANNOTATIONS = new Set([
 ]);
 
 /** A schema without annotations, for structural comparison. */
-function structure(schema: JsonValue | boolean): JsonValue | boolean {
+function structure(schema: JsonValue): JsonValue {
   return typeof schema === "object" && schema !== null
     ? mapSchema(schema, (node) =>
         Object.fromEntries(Object.entries(node).filter(([k]) => !ANNOTATIONS.has(k))),
@@ -84,7 +84,6 @@ function ownerOf(model: McpModel, decl: Declaration): string {
 }
 
 function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnostic[]): McpModel {
-  const id = ext.manifest.id;
   const existing = new Map(model.declarations.map((d) => [d.name, d]));
   const added: Declaration[] = [];
   for (const decl of buildDeclarations({
@@ -93,9 +92,7 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
   })) {
     const original = existing.get(decl.name);
     if (!original) added.push(decl);
-    else if (
-      !jsonEqual(structure(original.schema) as JsonValue, structure(decl.schema) as JsonValue)
-    ) {
+    else if (!jsonEqual(structure(original.schema), structure(decl.schema))) {
       problems.push(
         diagnostic("MCPG612", { name: decl.name, other: ownerOf(model, original) }, decl.origin),
       );
@@ -373,10 +370,7 @@ function addAugments(
     );
     const accepted = additions.filter(({ property, schema, from, index }) => {
       const current = owners.get(property);
-      if (
-        current &&
-        !jsonEqual(structure(current.schema) as JsonValue, structure(schema) as JsonValue)
-      ) {
+      if (current && !jsonEqual(structure(current.schema), structure(schema))) {
         problems.push(
           diagnostic(
             "MCPG615",
