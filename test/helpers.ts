@@ -3,6 +3,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { generate, type GenerateResult } from "../generator/index.js";
 import type { SchemaSources } from "../generator/load/resolve-spec.js";
 
@@ -49,4 +50,23 @@ export function examples(): Array<{ definition: string; file: string; value: unk
           value: JSON.parse(readFileSync(join(dir, definition, file), "utf8")) as unknown,
         })),
     );
+}
+
+/** The URL a fake `fetch` was called with, whichever form the caller passed it in. */
+export function urlOf(input: string | URL | Request): string {
+  if (typeof input === "string") return input;
+  return input instanceof URL ? input.href : input.url;
+}
+
+/** The runtime a scaffolded project holds in src/mcp-gen/runtime/: a copy of templates/runtime/. */
+export type ProjectRuntime = typeof import("../templates/runtime/index.js");
+
+/** src/server.ts of a scaffolded project. */
+export interface ProjectServer {
+  readonly createServer: () => InstanceType<ProjectRuntime["McpServer"]>;
+}
+
+/** Imports `path` of the scaffolded project in `project`, typed as the scaffold writes that module. */
+export function importFromProject<T>(project: string, path: string): Promise<T> {
+  return import(pathToFileURL(join(project, path)).href) as Promise<T>;
 }

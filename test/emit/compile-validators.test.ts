@@ -128,7 +128,7 @@ describe("generated validators read each property once", () => {
     const proxy = new Proxy(target, {
       get(t, key, receiver) {
         if (typeof key === "string") reads.set(key, (reads.get(key) ?? 0) + 1);
-        return Reflect.get(t, key, receiver);
+        return Reflect.get(t, key, receiver) as unknown;
       },
     });
     return { proxy, reads };

@@ -8,7 +8,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { compile } from "json-schema-to-typescript";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { backendSchema, emitTypes } from "../../generator/emit/emit-types.js";
@@ -33,7 +33,7 @@ const JSON2TS_OPTIONS = {
 } as const;
 
 async function reference(name: string, schema: JsonObject): Promise<string> {
-  return (await compile(schema as JSONSchema, name, JSON2TS_OPTIONS)).trim();
+  return (await compile(schema, name, JSON2TS_OPTIONS)).trim();
 }
 
 /** A file of declarations as json-schema-to-typescript and prettier write it. */
@@ -79,9 +79,9 @@ describe("types.gen.ts against json-schema-to-typescript + prettier", () => {
 const name = (length: number) => `N${"x".repeat(Math.max(0, length - 1))}`;
 const ref = (length: number) => ({ tsType: name(length) });
 const object = (
-  properties: Record<string, unknown>,
+  properties: JsonObject,
   required: string[] = Object.keys(properties),
-) => ({ type: "object", properties, required });
+): JsonObject => ({ type: "object", properties, required });
 
 /** Shapes whose layout depends on width, each as a function of one length. */
 const SHAPES: Record<string, (n: number) => JsonObject> = {

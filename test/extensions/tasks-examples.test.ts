@@ -12,11 +12,20 @@ import * as core from "../../generated/2026-07-28/index.js";
 import * as mcp from "../../generated/2026-07-28+tasks/index.js";
 import { SCHEMA_DIR } from "../helpers.js";
 
-type Json = Record<string, any>;
+/** A JSON-RPC message of tasks.md, as far as these tests read it (the generated parsers check all of it). */
+interface Message {
+  readonly [key: string]: unknown;
+  readonly jsonrpc?: unknown;
+  readonly id?: string | number | null;
+  readonly method?: string;
+  readonly params?: { readonly [key: string]: unknown; readonly _meta?: object };
+  readonly result?: { readonly [key: string]: unknown; readonly resultType?: string };
+  readonly error?: { readonly code?: unknown };
+}
 
 interface Example {
   readonly line: number;
-  readonly message: Json;
+  readonly message: Message;
   /** For responses: the method answered, from the request just before with the same id, or tools/call for a task. */
   readonly method?: string;
 }
@@ -32,18 +41,18 @@ const META = {
 function examples(): Example[] {
   const text = readFileSync(join(SCHEMA_DIR, "extensions", "tasks", "tasks.md"), "utf8");
   const out: Example[] = [];
-  const lastRequest = new Map<string | number, string>();
+  const lastRequest = new Map<string | number | null, string>();
   for (const match of text.matchAll(/```json\n([\s\S]*?)```/g)) {
-    const message = JSON.parse(match[1]!) as Json;
+    const message = JSON.parse(match[1]!) as Message;
     if (message.jsonrpc !== "2.0") continue;
     const line = text.slice(0, match.index).split("\n").length;
-    if (typeof message.method === "string" && "id" in message)
+    if (typeof message.method === "string" && message.id !== undefined)
       lastRequest.set(message.id, message.method);
     const method =
-      "result" in message
+      message.result !== undefined
         ? message.result.resultType === "task"
           ? "tools/call"
-          : lastRequest.get(message.id)
+          : lastRequest.get(message.id ?? null)
         : undefined;
     out.push({ line, message, ...(method ? { method } : {}) });
   }
@@ -51,7 +60,7 @@ function examples(): Example[] {
 }
 
 /** A request as it goes on the wire: with the per-request `_meta` the examples leave out. */
-function withMeta(message: Json): Json {
+function withMeta(message: Message): Message {
   if (typeof message.method !== "string" || !("id" in message)) return message;
   return {
     ...message,
@@ -61,7 +70,7 @@ function withMeta(message: Json): Json {
 
 const all = examples();
 const name = (e: Example) =>
-  `tasks.md:${e.line} ${e.message.method ?? (e.method ? `${e.method} result (${e.message.result.resultType})` : "error")}`;
+  `tasks.md:${e.line} ${e.message.method ?? (e.method ? `${e.method} result (${e.message.result?.resultType})` : "error")}`;
 
 describe("tasks.md examples", () => {
   it("finds the JSON-RPC examples", () => {
@@ -77,7 +86,7 @@ describe("tasks.md examples", () => {
       ? mcp.parseResponse(message, e.method as "tools/call")
       : mcp.parseMessage(message);
     expect(parsed).toMatchObject({ ok: true });
-    if ("error" in message && message.error.code === -32021)
+    if (message.error?.code === -32021)
       expect(mcp.validate("MissingRequiredClientCapabilityError", message)).toEqual({ ok: true });
   });
 });
@@ -94,7 +103,7 @@ describe("mutated tasks.md examples are rejected", () => {
         ok: false,
         error: { code: -32600 },
       });
-      const field = Object.keys(message.params).find((k) => k !== "_meta")!;
+      const field = Object.keys(message.params ?? {}).find((k) => k !== "_meta")!;
       expect(
         mcp.parseMessage({ ...message, params: { ...message.params, [field]: 42 } }),
       ).toMatchObject({ ok: false, error: { code: -32602, data: { path: `/params/${field}` } } });
@@ -105,7 +114,7 @@ describe("mutated tasks.md examples are rejected", () => {
     "%s: a required field removed, an unknown status, an unrecognized resultType",
     (_name, e) => {
       const { message, method } = e as Required<Example>;
-      const result = message.result as Json;
+      const result = message.result!;
       const hasTask = "taskId" in result;
       if (hasTask) {
         const { taskId: _t, ...noId } = result;

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT, SCHEMA_DIR } from "../helpers.js";
 
 describe("generated Tasks types ⇄ the Tasks extension's schema.ts", () => {
-  it("every definition the extension adds is mutually assignable", async () => {
+  it("every definition the extension adds is mutually assignable", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-gen-tasks-types-"));
     // The extension's schema.ts imports its core types from ./spec.types.js; give it the 2026-07-28 schema.ts there.
     copyFileSync(join(SCHEMA_DIR, "2026-07-28", "schema.ts"), join(dir, "spec.types.ts"));

@@ -41,7 +41,7 @@ function newClient(): Client {
       capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } },
     },
   );
-  client.setRequestHandler("elicitation/create", async (request) => {
+  client.setRequestHandler("elicitation/create", (request) => {
     const fields = Object.keys(
       (request.params as { requestedSchema?: { properties?: object } }).requestedSchema
         ?.properties ?? {},
@@ -53,12 +53,12 @@ function newClient(): Client {
       ),
     };
   });
-  client.setRequestHandler("sampling/createMessage", async () => ({
+  client.setRequestHandler("sampling/createMessage", () => ({
     model: "interop-model",
     role: "assistant",
     content: { type: "text", text: "Paris" },
   }));
-  client.setRequestHandler("roots/list", async () => ({
+  client.setRequestHandler("roots/list", () => ({
     roots: [{ uri: "file:///interop", name: "interop" }],
   }));
   return client;

@@ -8,14 +8,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { loadExtensions, pullExtension } from "../../generator/load/extensions.js";
-import { SCHEMA_DIR } from "../helpers.js";
+import { SCHEMA_DIR, urlOf } from "../helpers.js";
 
 const upstream = (url: string) =>
   join(SCHEMA_DIR, "extensions", "tasks", url.endsWith(".ts") ? "schema.ts" : "schema.json");
 
 function fetchFrom(body: (url: string) => Uint8Array): typeof fetch {
-  return (async (input: string | URL | Request) =>
-    new Response(body(String(input)))) as typeof fetch;
+  return (input: string | URL | Request) => Promise.resolve(new Response(body(urlOf(input))));
 }
 
 describe("known extensions", () => {

@@ -16,7 +16,7 @@ import {
 } from "../../generator/load/resolve-spec.js";
 import { listFiles } from "../../generator/write/write-output.js";
 import { tempDir } from "../cli/run-cli.js";
-import { REVISIONS, SCHEMA_DIR } from "../helpers.js";
+import { REVISIONS, SCHEMA_DIR, urlOf } from "../helpers.js";
 
 const REVISION = "2025-03-26";
 const registry = readRegistry();
@@ -42,13 +42,13 @@ function fakeFetch(body: (file: "schema.json" | "schema.ts") => Response | Promi
     Object.entries(pinned).map(([file, p]) => [p.url, file as "schema.json" | "schema.ts"]),
   );
   const fake = async (input: string | URL | Request): Promise<Response> => {
-    const url = String(input);
+    const url = urlOf(input);
     urls.push(url);
     const file = byUrl.get(url);
     if (!file) throw new Error(`unexpected URL ${url}`);
     return body(file);
   };
-  return { fetch: fake as typeof globalThis.fetch, urls };
+  return { fetch: fake, urls };
 }
 
 function sources(

@@ -88,7 +88,7 @@ export interface Reply {
   /** Every JSON-RPC message of the body: one for a JSON body, each `data:` line of an event stream. */
   readonly messages: ReadonlyArray<Record<string, unknown>>;
   /** The last message (the response, on an event stream). */
-  readonly body: Record<string, any>;
+  readonly body: Record<string, unknown>;
 }
 
 /** Parses a body as JSON or as an event stream. */
@@ -134,7 +134,7 @@ export async function send(url: string, init: RequestInit): Promise<Reply> {
     headers: response.headers,
     text,
     messages,
-    body: (messages.at(-1) ?? {}) as Record<string, any>,
+    body: messages.at(-1) ?? {},
   };
 }
 
@@ -163,7 +163,7 @@ export class LineReader {
   }
 
   /** The next message (fails after `ms`). */
-  next(ms = 10_000): Promise<Record<string, any>> {
+  next(ms = 10_000): Promise<Record<string, unknown>> {
     const queued = this.queue.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve, reject) => {
@@ -238,7 +238,7 @@ export interface OpenStream {
   readonly status: number;
   readonly headers: Headers;
   /** The next message on the stream (fails after `ms`). */
-  next(ms?: number): Promise<Record<string, any>>;
+  next(ms?: number): Promise<Record<string, unknown>>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   /** Closes the stream from the client's side (the client goes away). */

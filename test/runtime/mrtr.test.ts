@@ -89,12 +89,22 @@ async function call(
 
 const accept = (content: Record<string, unknown> = {}) => ({ action: "accept", content });
 
+/** A round's result as these tests read it: an InputRequiredResult until the request completes. */
+interface RoundResult {
+  readonly [key: string]: unknown;
+  readonly resultType: string;
+  readonly requestState: string;
+  readonly inputRequests: Readonly<
+    Record<string, { readonly method: string; readonly params: Readonly<Record<string, unknown>> }>
+  >;
+}
+
 describe("MRTR: input across rounds", () => {
   it("round 1 asks for the first input it needs, with a sealed requestState, and nothing else", async () => {
     const { server } = bookingServer();
     const outcome = await call(server);
     expect(outcome.status).toBe(200);
-    const result = outcome.response!.result as Record<string, any>;
+    const result = outcome.response!.result as RoundResult;
     expect(result.resultType).toBe("input_required");
     expect(result.inputRequests).toEqual({
       seat: {
@@ -112,16 +122,16 @@ describe("MRTR: input across rounds", () => {
 
   it("answers given in one round are carried to the next in requestState, and the request completes", async () => {
     const { server, runs } = bookingServer();
-    const first = (await call(server)).response!.result as Record<string, any>;
+    const first = (await call(server)).response!.result as RoundResult;
     const second = (
       await call(server, {
         inputResponses: { seat: accept({ seat: "12A" }) },
         requestState: first.requestState,
       })
-    ).response!.result as Record<string, any>;
+    ).response!.result as RoundResult;
     expect(second.resultType).toBe("input_required");
     expect(Object.keys(second.inputRequests)).toEqual(["confirm"]);
-    expect(second.inputRequests.confirm.params.message).toBe("Book 12A?");
+    expect(second.inputRequests.confirm?.params.message).toBe("Book 12A?");
     // Round 3 sends only the newest answer: the first comes back out of the sealed state.
     const third = await call(server, {
       inputResponses: { confirm: { action: "accept" } },
@@ -136,22 +146,22 @@ describe("MRTR: input across rounds", () => {
 
   it("a missing answer is asked for again (an InputRequiredResult, not an error)", async () => {
     const { server } = bookingServer();
-    const first = (await call(server)).response!.result as Record<string, any>;
+    const first = (await call(server)).response!.result as RoundResult;
     const retry = (await call(server, { requestState: first.requestState })).response!
-      .result as Record<string, any>;
+      .result as RoundResult;
     expect(retry.resultType).toBe("input_required");
     expect(Object.keys(retry.inputRequests)).toEqual(["seat"]);
   });
 
   it("an answer of the wrong kind (a ListRootsResult for an elicitation) is asked for again", async () => {
     const { server } = bookingServer();
-    const first = (await call(server)).response!.result as Record<string, any>;
+    const first = (await call(server)).response!.result as RoundResult;
     const retry = (
       await call(server, {
         inputResponses: { seat: { roots: [] } },
         requestState: first.requestState,
       })
-    ).response!.result as Record<string, any>;
+    ).response!.result as RoundResult;
     expect(retry.resultType).toBe("input_required");
     expect(Object.keys(retry.inputRequests)).toEqual(["seat"]);
     expect(codec.open(retry.requestState, "tools/call", BOOK_DIGEST).a).toEqual({});
@@ -163,7 +173,7 @@ describe("MRTR: input across rounds", () => {
       await call(server, {
         inputResponses: { seat: accept({ seat: "3C" }), bogus: accept({ x: "y" }) },
       })
-    ).response!.result as Record<string, any>;
+    ).response!.result as RoundResult;
     expect(Object.keys(round.inputRequests)).toEqual(["confirm"]);
     expect(codec.open(round.requestState, "tools/call", BOOK_DIGEST).a).toEqual({
       seat: accept({ seat: "3C" }),
@@ -172,7 +182,7 @@ describe("MRTR: input across rounds", () => {
 
   it("a requestState presented with other arguments is refused with -32602", async () => {
     const { server } = bookingServer();
-    const first = (await call(server)).response!.result as Record<string, any>;
+    const first = (await call(server)).response!.result as RoundResult;
     const message = request(
       "tools/call",
       { name: "book", arguments: { seats: 3 }, requestState: first.requestState },
@@ -190,7 +200,7 @@ describe("MRTR: input across rounds", () => {
 
   it("a tampered requestState is refused with -32602", async () => {
     const { server } = bookingServer();
-    const first = (await call(server)).response!.result as Record<string, any>;
+    const first = (await call(server)).response!.result as RoundResult;
     const outcome = await call(server, { requestState: `${first.requestState}x` });
     expect(outcome.response!.error).toMatchObject({ code: -32602, data: { detail: "signature" } });
   });
@@ -215,8 +225,8 @@ describe("MRTR: input across rounds", () => {
   it("sampling goes through the same rounds", async () => {
     const { server } = bookingServer();
     const first = (await call(server, {}, { sampling: {} }, "summarize")).response!
-      .result as Record<string, any>;
-    expect(first.inputRequests.summary.method).toBe("sampling/createMessage");
+      .result as RoundResult;
+    expect(first.inputRequests.summary?.method).toBe("sampling/createMessage");
     const answer = { role: "assistant", content: { type: "text", text: "Short." }, model: "test" };
     const done = await call(
       server,

@@ -34,7 +34,10 @@ function refusal(open: () => unknown): { code: number; detail: unknown } | "open
 /** `token` with one character of its payload changed (and still valid base64url). */
 function tampered(state: string): string {
   const [prefix, body, mac] = state.split(".") as [string, string, string];
-  const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+  const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<
+    string,
+    unknown
+  >;
   payload.a = { seat: { action: "decline" } };
   return `${prefix}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${mac}`;
 }

@@ -121,7 +121,7 @@ describe("subscriptions/listen over HTTP", () => {
       },
       body: JSON.stringify(request("subscriptions/listen", { notifications: {} }, 3)),
     });
-    const reader = response.body!.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body!.getReader();
     let text = "";
     while (!text.includes(":\n\n")) text += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();

@@ -22,7 +22,7 @@ function referenceValidators(): Map<string, (value: unknown) => boolean> {
     inlineRefs: false,
   });
   for (const d of model.declarations) {
-    const schema = mapSchema(d.validatorSchema as JsonValue, (node) =>
+    const schema = mapSchema(d.validatorSchema, (node) =>
       typeof node.$ref === "string" ? { ...node, $ref: node.$ref.replace("#/$defs/", "") } : node,
     );
     ajv.addSchema({ ...(schema as object), $id: d.name });

@@ -176,7 +176,7 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
         });
         expect(protocol.parseResponse(reply.body, "server/discover")).toMatchObject({ ok: true });
         const listed = await post(`http://127.0.0.1:${port}/mcp`, request("tools/list"));
-        expect(listed.body.result.tools.length).toBeGreaterThan(0);
+        expect(listed.body).toHaveProperty(["result", "tools", 0]); // at least one tool
       } finally {
         await stop(child);
       }
@@ -199,8 +199,10 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
         // npm itself prints "> name@version script" banners on stdout; every other line is the server's JSON-RPC.
         const lines = stdout.split("\n").filter((line) => line !== "" && !line.startsWith("> "));
         expect(lines).toHaveLength(1);
-        const response = JSON.parse(lines[0]!);
-        expect(response.result).toMatchObject({ supportedVersions: [protocol.PROTOCOL_VERSION] });
+        const response: unknown = JSON.parse(lines[0]!);
+        expect(response).toMatchObject({
+          result: { supportedVersions: [protocol.PROTOCOL_VERSION] },
+        });
         expect(protocol.parseResponse(response, "server/discover")).toMatchObject({ ok: true });
       } finally {
         await stop(child);

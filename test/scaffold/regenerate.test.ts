@@ -34,7 +34,7 @@ describe("regeneration in a scaffolded project", () => {
   it("after the user edits src/tools.ts and adds a tool to tools.json: user files stay byte for byte, generated ones follow tools.json", async () => {
     const tools = join(project, "src", "tools.ts");
     writeFileSync(tools, `${readFileSync(tools, "utf8")}\n// my own note, kept by regeneration\n`);
-    const list = JSON.parse(readFileSync(join(project, "tools.json"), "utf8"));
+    const list = JSON.parse(readFileSync(join(project, "tools.json"), "utf8")) as unknown[];
     list.push({
       name: "reverse",
       description: "Reverses a text.",

@@ -118,7 +118,10 @@ describe.concurrent("scaffold: where it writes", () => {
     const target = join(tempDir("scaffold"), "deep", "abs-server");
     const run = await scaffold(tempDir("elsewhere"), target);
     expect(run.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(target, "package.json"), "utf8")).name).toBe("abs-server");
+    expect(JSON.parse(readFileSync(join(target, "package.json"), "utf8"))).toHaveProperty(
+      "name",
+      "abs-server",
+    );
   });
 });
 
@@ -156,7 +159,8 @@ describe.concurrent("scaffold: package names (MCPG708)", () => {
     const cwd = tempDir("scaffold");
     const run = await scaffold(cwd, "My Server", "--name", "@acme/weather-server");
     expect(run.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(cwd, "My Server", "package.json"), "utf8")).name).toBe(
+    expect(JSON.parse(readFileSync(join(cwd, "My Server", "package.json"), "utf8"))).toHaveProperty(
+      "name",
       "@acme/weather-server",
     );
   });

@@ -10,11 +10,11 @@
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, runCli, tempDir } from "../cli/run-cli.js";
-import { ROOT } from "../helpers.js";
+import { importFromProject, ROOT, type ProjectRuntime, type ProjectServer } from "../helpers.js";
 import { post, request } from "../runtime/mcp-client.js";
+import type { ProtocolModule } from "../../templates/runtime/index.js";
 
 const TOOLS = fixture("scaffold-tools/tools.json");
 const NAMES = ["search_docs", "set-mode", "legacy.point", "get_weather"];
@@ -179,19 +179,31 @@ export const handlers: ToolHandlers = {
 });
 
 describe("--tools: the project's code at run time", () => {
-  type Json = Record<string, any>;
+  type Json = Record<string, unknown>;
+  type Handler = (args: Json) => Json;
+  /** src/generated/tools.gen.ts: registerTools takes a handler for each tool of tools.json. */
+  interface ToolsModule {
+    readonly registerTools: (
+      server: InstanceType<ProjectRuntime["McpServer"]>,
+      handlers: Record<string, Handler>,
+    ) => void;
+  }
+  /** src/generated/protocol.gen.ts: the project's generated protocol modules. */
+  interface ProtocolModules {
+    readonly protocol: ProtocolModule;
+    readonly legacy: ProtocolModule;
+  }
   let url: string;
   let stubsUrl: string;
   let closers: Array<() => Promise<void>> = [];
   const calls: Array<readonly [string, unknown]> = [];
 
   beforeAll(async () => {
-    const load = (path: string) => import(pathToFileURL(join(project, path)).href);
     const [{ registerTools }, runtime, { protocol, legacy }, { createServer }] = await Promise.all([
-      load("src/generated/tools.gen.ts"),
-      load("src/mcp-gen/runtime/index.ts"),
-      load("src/generated/protocol.gen.ts"),
-      load("src/server.ts"),
+      importFromProject<ToolsModule>(project, "src/generated/tools.gen.ts"),
+      importFromProject<ProjectRuntime>(project, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<ProtocolModules>(project, "src/generated/protocol.gen.ts"),
+      importFromProject<ProjectServer>(project, "src/server.ts"),
     ]);
     const server = new runtime.McpServer({
       protocol,
@@ -199,7 +211,7 @@ describe("--tools: the project's code at run time", () => {
       info: { name: "proj", version: "0.1.0" },
       onError: () => undefined,
     });
-    const record = (name: string, result: (args: Json) => Json) => (args: Json) => {
+    const record = (name: string, result: Handler) => (args: Json) => {
       calls.push([name, args]);
       return result(args);
     };
@@ -277,11 +289,11 @@ describe("--tools: the project's code at run time", () => {
       calls.length = 0;
       const reply = await callTool(name, args);
       expect(reply.status).toBe(200);
-      expect(reply.body.error.code).toBe(-32602);
-      expect(reply.body.error.message).toBe(
-        `Invalid arguments for tool ${name}: ${path || "/"} ${message}`,
-      );
-      expect(reply.body.error.data.path).toBe(`/params/arguments${path}`);
+      expect(reply.body.error).toMatchObject({
+        code: -32602,
+        message: `Invalid arguments for tool ${name}: ${path || "/"} ${message}`,
+        data: { path: `/params/arguments${path}` },
+      });
       expect(calls).toEqual([]);
     },
   );
@@ -295,7 +307,7 @@ describe("--tools: the project's code at run time", () => {
   ])("%s with valid arguments %j reaches its handler with them", async (name, args) => {
     calls.length = 0;
     const reply = await callTool(name, args);
-    expect(reply.body.result.resultType).toBe("complete");
+    expect(reply.body).toHaveProperty(["result", "resultType"], "complete");
     expect(calls).toEqual([[name, args]]);
   });
 

@@ -152,7 +152,10 @@ describe("malformed input gets errors, never a crash", () => {
         ...good,
         params: {
           ...good.params,
-          arguments: { text: "x", deep: JSON.parse(`${"[".repeat(60)}${"]".repeat(60)}`) },
+          arguments: {
+            text: "x",
+            deep: JSON.parse(`${"[".repeat(60)}${"]".repeat(60)}`) as unknown,
+          },
         },
       }).replace('"deep":', `"deep":${"[".repeat(200)}0${"]".repeat(200)},"x":`),
       headers,

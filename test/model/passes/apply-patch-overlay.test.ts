@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../../generator/diagnostics.js";
-import type { Patch } from "../../../generator/load/patches.js";
+import type { Patch, PatchOperation } from "../../../generator/load/patches.js";
 import { applyPatchOverlay } from "../../../generator/model/passes/apply-patch-overlay.js";
 import type { Declaration, McpModel } from "../../../generator/model/types.js";
 
@@ -97,7 +97,7 @@ describe(applyPatchOverlay.name, () => {
     expect(base).toEqual(before);
   });
 
-  it.each([
+  it.each<[string, PatchOperation, string]>([
     [
       "a test that no longer matches",
       { op: "test", path: "/$defs/Value/anyOf/0/type", value: ["string"] },
@@ -113,7 +113,7 @@ describe(applyPatchOverlay.name, () => {
       { op: "test", path: "/$defs/Gone/type", value: "object" },
       'patch "stale" no longer applies: upstream has changed (expected a definition at /$defs/Gone/type, found none)',
     ],
-  ] as const)("fails loudly on %s", (_what, op, message) => {
+  ])("fails loudly on %s", (_what, op, message) => {
     try {
       run([{ id: "stale", why: "w", scope: "validators", operations: [op] }]);
       expect.unreachable();
