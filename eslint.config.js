@@ -1,5 +1,6 @@
 // @ts-check
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -20,6 +21,11 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { project: "./tsconfig.lint.json", tsconfigRootDir: import.meta.dirname },
     },
+    rules: {
+      // `const { $id: _id, ...rest } = node` is how the source drops keys from a copy: the
+      // named siblings exist to be left out of `rest`, so they are not unused.
+      "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }],
+    },
   },
   {
     // Scaffold sources compile only inside a scaffolded project (they import its generated
@@ -29,7 +35,8 @@ export default tseslint.config(
     languageOptions: { parserOptions: { project: false } },
   },
   {
+    // Plain JavaScript here is Node scripts (bench servers, build helpers) and this config.
     files: ["**/*.js", "**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+    languageOptions: { globals: globals.node },
   },
 );
