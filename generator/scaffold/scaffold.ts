@@ -376,9 +376,8 @@ async function protocolFiles(
 /** The runtime, copied with a banner naming mcp-gen's version. */
 function runtimeFiles(version: string): EmittedFile[] {
   const dir = templatesDir("runtime");
-  return readdirSync(dir)
+  return listTemplateFiles(dir)
     .filter((f) => f.endsWith(".ts"))
-    .sort()
     .map((f) => ({
       path: `src/mcp-gen/runtime/${f}`,
       contents: `/**\n * ${BANNER_MARK} ${version}: its server runtime, copied into this project. Do not edit: \`npx mcp-gen generate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,

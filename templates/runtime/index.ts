@@ -1,7 +1,13 @@
 /**
- * The mcp-gen server runtime: serve an MCP server over Streamable HTTP and
- * stdio, for the 2026-07-28 era and (with the 2025-11-25 module) legacy
- * clients on the same endpoint.
+ * The mcp-gen runtime for servers (`mcp-gen/runtime`, and
+ * `src/mcp-gen/runtime/index.ts` in a scaffolded server): serve an MCP
+ * server over Streamable HTTP and stdio, for the 2026-07-28 era and (with
+ * the 2025-11-25 module) legacy clients on the same endpoint.
+ *
+ * Its layers, each importable on its own: `core/` (framing, eras,
+ * request/answer matching, header rules, errors, limits), `server/` (what
+ * a server offers and how requests reach it) and `transport/` (HTTP and
+ * stdio). Protocol code never imports a transport.
  *
  * ```ts
  * import * as protocol from "./generated/2026-07-28/index.js";
@@ -11,46 +17,17 @@
  * await serveHttp(server, { port: 3000 });
  * ```
  */
-export { McpServer, templateMatcher, headerParametersOf } from "./server.js";
-export type {
-  CompletionHandler,
-  CompletionResult,
-  MethodHandler,
-  HeaderParameter,
-  PromptDefinition,
-  PromptHandler,
-  PromptResult,
-  ReadResult,
-  ResourceDefinition,
-  ResourceReader,
-  ResourceTemplateDefinition,
-  SchemaCheck,
-  ServerOptions,
-  ToolDefinition,
-  ToolHandler,
-  ToolResult,
-} from "./server.js";
-export { McpError, NotImplemented, Codes, invalidParams, missingCapability } from "./errors.js";
 export {
-  LOG_LEVELS,
-  type ElicitAnswer,
-  type ElicitParams,
-  type LogLevel,
-  type RequestContext,
-  type SamplingParams,
-} from "./context.js";
-export { RequestStateCodec, paramsDigest, canonicalJson } from "./request-state.js";
-export {
-  McpHttpHandler,
-  EventStream,
-  fetchHandler,
-  nodeListener,
-  serveHttp,
+  Codes,
   decodeHeaderValue,
-  type HttpOptions,
-  type HttpReply,
-  type HttpRequest,
-} from "./http.js";
-export { serveStdio, type StdioOptions } from "./stdio.js";
-export { handleModern, type Exchange, type Outcome } from "./modern.js";
-export type { ProtocolModule } from "./protocol.js";
+  headerParametersOf,
+  invalidParams,
+  McpError,
+  missingCapability,
+  type Exchange,
+  type HeaderParameter,
+  type Outcome,
+  type ProtocolModule,
+} from "./core/index.js";
+export * from "./server/index.js";
+export * from "./transport/index.js";

@@ -1,5 +1,5 @@
 /**
- * Request metadata headers on Streamable HTTP (templates/runtime/http.ts),
+ * Request metadata headers on Streamable HTTP (templates/runtime/transport/http.ts),
  * over real HTTP on 127.0.0.1: MCP-Protocol-Version, Mcp-Method, Mcp-Name
  * and Mcp-Param-* must be present and agree with the body, after decoding
  * the base64 sentinel; a header that is missing, disagrees or is malformed

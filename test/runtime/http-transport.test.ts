@@ -1,5 +1,5 @@
 /**
- * Streamable HTTP beyond the request headers (templates/runtime/http.ts),
+ * Streamable HTTP beyond the request headers (templates/runtime/transport/http.ts),
  * over real HTTP on 127.0.0.1: DNS-rebinding protection (Host and
  * Origin), the body limit, methods other than POST, a whole legacy
  * (2025-11-25) session, and the Fetch adapter.

@@ -1,5 +1,5 @@
 /**
- * Multi Round-Trip Requests (templates/runtime/modern.ts, context.ts): a
+ * Multi Round-Trip Requests (templates/runtime/server/mrtr.ts, context.ts): a
  * handler asks for input with ctx.elicit / ctx.sample / ctx.listRoots; a
  * missing or invalid answer makes the request answer with an
  * InputRequiredResult that asks for it and seals what is known so far;
@@ -7,9 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  handleModern,
   paramsDigest,
   RequestStateCodec,
+  statusOf,
+  type McpServer,
+  type Outcome,
   type RequestContext,
 } from "../../templates/runtime/index.js";
 import { protocol, request, testServer } from "./mcp-client.js";
@@ -71,6 +73,18 @@ function bookingServer() {
 
 const exchange = () => ({ sink: { notify() {} }, signal: new AbortController().signal });
 
+/** One message served as a 2026-07-28 request; its response is read as a result or an error. */
+function serve(
+  server: McpServer,
+  message: Record<string, unknown>,
+): Promise<
+  Outcome & {
+    readonly response?: { readonly result?: Record<string, unknown>; readonly error?: unknown };
+  }
+> {
+  return server.serve(message, exchange());
+}
+
 /** Sends one round of tools/call `book` and returns the outcome. */
 async function call(
   server: ReturnType<typeof bookingServer>["server"],
@@ -84,7 +98,7 @@ async function call(
     1,
     capabilities,
   );
-  return handleModern(server, message, exchange());
+  return serve(server, message);
 }
 
 const accept = (content: Record<string, unknown> = {}) => ({ action: "accept", content });
@@ -103,7 +117,7 @@ describe("MRTR: input across rounds", () => {
   it("round 1 asks for the first input it needs, with a sealed requestState, and nothing else", async () => {
     const { server } = bookingServer();
     const outcome = await call(server);
-    expect(outcome.status).toBe(200);
+    expect(statusOf("modern", outcome)).toBe(200);
     const result = outcome.response!.result as RoundResult;
     expect(result.resultType).toBe("input_required");
     expect(result.inputRequests).toEqual({
@@ -189,8 +203,8 @@ describe("MRTR: input across rounds", () => {
       2,
       ELICITATION,
     );
-    const outcome = await handleModern(server, message, exchange());
-    expect(outcome.status).toBe(200);
+    const outcome = await serve(server, message);
+    expect(statusOf("modern", outcome)).toBe(200);
     expect(outcome.response!.error).toEqual({
       code: -32602,
       message: "Invalid or expired requestState",
@@ -208,7 +222,7 @@ describe("MRTR: input across rounds", () => {
   it("input the request's client capabilities do not declare is -32021 with requiredCapabilities, on HTTP status 400", async () => {
     const { server } = bookingServer();
     const outcome = await call(server, {}, {});
-    expect(outcome.status).toBe(400);
+    expect(statusOf("modern", outcome)).toBe(400);
     expect(outcome.response!.error).toEqual({
       code: -32021,
       message:
@@ -248,7 +262,7 @@ describe("MRTR: input across rounds", () => {
       1,
       ELICITATION,
     );
-    const outcome = await handleModern(server, message, exchange());
+    const outcome = await serve(server, message);
     expect(outcome.response!.error).toEqual({
       code: -32603,
       message:

@@ -1,5 +1,5 @@
 /**
- * Sealed requestState (templates/runtime/request-state.ts): a state opens
+ * Sealed requestState (templates/runtime/server/request-state.ts): a state opens
  * only with the key that sealed it, unchanged, before it expires, and for
  * the method and params digest it was issued for (spec: MRTR, server
  * requirements). Every refusal is -32602 with the reason in data.detail.

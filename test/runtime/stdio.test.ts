@@ -1,5 +1,5 @@
 /**
- * The stdio transport (templates/runtime/stdio.ts): newline-delimited
+ * The stdio transport (templates/runtime/transport/stdio.ts): newline-delimited
  * JSON-RPC, both eras on one stream (modern requests carry the `_meta`
  * envelope; `initialize` opens the connection's legacy session), errors
  * for lines that are not messages, and notifications/cancelled.
@@ -90,13 +90,23 @@ describe("stdio", () => {
     await done;
   });
 
-  it("answers a line that is not JSON with -32700 (id null), one that is not an object with -32600, and keeps serving", async () => {
+  it("answers a line that is not JSON with -32700 (id null), one that is not an object or is a batch outside a 2025-03-26 session with -32600, and keeps serving", async () => {
     const { reader, send, input, done } = connect();
     send("{not json");
     expect(await reader.next()).toMatchObject({
       jsonrpc: "2.0",
       id: null,
       error: { code: -32700, message: "Parse error" },
+    });
+    send("42");
+    expect(await reader.next()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request",
+        data: { reason: "a message must be a JSON object" },
+      },
     });
     send("[1, 2]");
     expect(await reader.next()).toEqual({
@@ -105,7 +115,7 @@ describe("stdio", () => {
       error: {
         code: -32600,
         message: "Invalid Request",
-        data: { reason: "a message must be a JSON object" },
+        data: { reason: "batches are not supported (only a 2025-03-26 session may send them)" },
       },
     });
     send("");
@@ -127,6 +137,7 @@ describe("stdio", () => {
       error: {
         code: -32602,
         message: 'Invalid params: missing _meta["io.modelcontextprotocol/protocolVersion"]',
+        data: { path: "/params/_meta/io.modelcontextprotocol~1protocolVersion" },
       },
     });
     input.end();

@@ -1,6 +1,6 @@
 /**
- * `subscriptions/listen` over real HTTP (templates/runtime/modern.ts,
- * subscriptions.ts, http.ts): the acknowledgment comes first and carries
+ * `subscriptions/listen` over real HTTP (templates/runtime/server/
+ * subscriptions.ts, transport/http.ts): the acknowledgment comes first and carries
  * the subscription id and the filter the server agreed to; only what the
  * filter asks for is delivered, each tagged with the id; when the client
  * closes the stream, the server forgets the listener (spec: subscriptions).

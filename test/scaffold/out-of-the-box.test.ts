@@ -153,9 +153,9 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
       const built = await run("npm", ["run", "build"], projects[example]!, 3 * MINUTE);
       expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
       expect(existsSync(join(projects[example]!, "dist", "index.js"))).toBe(true);
-      expect(existsSync(join(projects[example]!, "dist", "mcp-gen", "runtime", "http.js"))).toBe(
-        true,
-      );
+      expect(
+        existsSync(join(projects[example]!, "dist", "mcp-gen", "runtime", "transport", "http.js")),
+      ).toBe(true);
     },
     4 * MINUTE,
   );

@@ -88,7 +88,7 @@ describe("regeneration in a scaffolded project", () => {
   });
 
   it("--check fails naming a generated file edited by hand (and one added), generate refuses to delete the added one, then puts the edited one back", async () => {
-    const runtime = join(project, "src", "mcp-gen", "runtime", "http.ts");
+    const runtime = join(project, "src", "mcp-gen", "runtime", "transport", "http.ts");
     const original = readFileSync(runtime, "utf8");
     writeFileSync(runtime, original.replace("/mcp", "/edited"));
     writeFileSync(
@@ -99,7 +99,7 @@ describe("regeneration in a scaffolded project", () => {
     expect(check.code).toBe(1);
     expect(check.stderrLines).toEqual([
       `src/generated/stray.gen.ts: error MCPG503: src/generated/stray.gen.ts is extra ${FIX_STALE}`,
-      `src/mcp-gen/runtime/http.ts: error MCPG503: src/mcp-gen/runtime/http.ts is stale ${FIX_STALE}`,
+      `src/mcp-gen/runtime/transport/http.ts: error MCPG503: src/mcp-gen/runtime/transport/http.ts is stale ${FIX_STALE}`,
     ]);
     expect(check.stdout).toBe("the project is stale: 2 generated files differ\n");
 

@@ -2,8 +2,11 @@
  * `subscriptions/listen` (2026-07-28): long-lived streams of change
  * notifications, each filtered by what its client opted in to and tagged
  * with the listen request's id. Legacy sessions get the same changes on
- * their GET stream.
+ * their standalone stream (spec: subscriptions).
  */
+import { META } from "../core/era.js";
+import type { Exchange } from "../core/exchange.js";
+import type { JsonRpcId } from "../core/jsonrpc.js";
 
 /** What a listen request may ask for (SubscriptionFilter). */
 export interface SubscriptionFilter {
@@ -60,16 +63,52 @@ export function wants(filter: SubscriptionFilter, change: Change): boolean {
 export class ChangeHub {
   private readonly listeners = new Set<ChangeListener>();
 
+  /** Adds a listener; the function returned removes it. */
   add(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Delivers a change to every listener. */
   publish(change: Change): void {
     for (const listener of this.listeners) listener.deliver(change);
   }
 
+  /** How many listeners there are. */
   get size(): number {
     return this.listeners.size;
   }
+}
+
+/**
+ * Serves one `subscriptions/listen` request: acknowledges with the filter
+ * the server agreed to, then sends every matching change on the request's
+ * own stream, tagged with the request's id, until the client goes away.
+ * Resolves (with no response to send) when it does.
+ */
+export function listen(
+  hub: ChangeHub,
+  filter: SubscriptionFilter,
+  exchange: Exchange,
+  id: JsonRpcId,
+): Promise<undefined> {
+  const tag = { [META.subscriptionId]: id };
+  exchange.sink.notify({
+    jsonrpc: "2.0",
+    method: "notifications/subscriptions/acknowledged",
+    params: { notifications: filter, _meta: tag },
+  });
+  const remove = hub.add({
+    deliver(change) {
+      if (wants(filter, change)) exchange.sink.notify(changeNotification(change, tag));
+    },
+  });
+  return new Promise((resolve) => {
+    const end = () => {
+      remove();
+      resolve(undefined);
+    };
+    if (exchange.signal.aborted) end();
+    else exchange.signal.addEventListener("abort", end, { once: true });
+  });
 }

@@ -11,7 +11,9 @@
  * retry. On 2025-11-25 (legacy sessions) it is a real server-to-client
  * request, answered by the client on the same connection.
  */
-import { missingCapability, McpError, Codes } from "./errors.js";
+import { missingCapability, McpError, Codes } from "../core/errors.js";
+import { META } from "../core/era.js";
+import type { NotificationSink } from "../core/exchange.js";
 import type { Change } from "./subscriptions.js";
 
 /** Log levels, least severe first (RFC 5424 order). */
@@ -69,11 +71,6 @@ export interface RequestContext {
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }>;
   /** Tells the server's listeners about a change (`{ kind: "tools" }`, `{ kind: "resource", uri }`). */
   changed(change: Change): void;
-}
-
-/** Where a request's notifications go: its own response stream. */
-export interface NotificationSink {
-  notify(notification: Record<string, unknown>): void;
 }
 
 /** What a context needs from its server. */
@@ -217,7 +214,7 @@ export class ModernContext extends BaseContext {
   }
 
   protected logThreshold(): LogLevel | undefined {
-    const level = this.meta["io.modelcontextprotocol/logLevel"];
+    const level = this.meta[META.logLevel];
     return typeof level === "string" && (LOG_LEVELS as readonly string[]).includes(level)
       ? (level as LogLevel)
       : undefined;

@@ -6,7 +6,7 @@
  * requirements). Format: `v1.<base64url payload>.<base64url mac>`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { Codes, McpError } from "./errors.js";
+import { Codes, McpError } from "../core/errors.js";
 
 /** What a sealed state carries. */
 export interface RequestStatePayload {

@@ -7,6 +7,9 @@
 /** The deepest nesting of objects and arrays a message may have (default). */
 export const MAX_DEPTH = 64;
 
+/** The largest message accepted, in bytes (default; the HTTP transport's body limit). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
 /**
  * Whether JSON text nests deeper than `limit` objects and arrays. Scans the
  * text once, skipping strings; the text need not be valid JSON.

@@ -1,10 +1,10 @@
 /**
- * Errors a handler (or the runtime) throws to answer with a JSON-RPC error.
- * The HTTP transport maps some codes to statuses the Streamable HTTP
- * transport requires (400 for header, version and capability errors; 404
- * for unknown methods).
+ * Errors that answer a request with a JSON-RPC error. They carry a code,
+ * a message and data, nothing about how a transport reports them: the HTTP
+ * transport alone decides which status goes with which code
+ * (transport/status.ts).
  */
-import type { JsonRpcErrorObject } from "./protocol.js";
+import type { JsonRpcErrorObject } from "./jsonrpc.js";
 
 /** JSON-RPC and MCP error codes the runtime itself uses. */
 export const Codes = {
@@ -13,6 +13,8 @@ export const Codes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Resource not found, as 2025-11-25 and earlier answer it (2026-07-28 uses -32602). */
+  ResourceNotFound: -32002,
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
@@ -22,15 +24,12 @@ export const Codes = {
 export class McpError extends Error {
   readonly code: number;
   readonly data?: unknown;
-  /** The HTTP status to answer with on Streamable HTTP (JSON-RPC errors are 200 unless the spec says otherwise). */
-  readonly httpStatus: number;
 
-  constructor(code: number, message: string, data?: unknown, httpStatus = 200) {
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
     this.name = "McpError";
     this.code = code;
     if (data !== undefined) this.data = data;
-    this.httpStatus = httpStatus;
   }
 
   /** The error object to send. */
@@ -38,6 +37,14 @@ export class McpError extends Error {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** An error the peer answered one of our requests with: its code, message and data. */
+export class RemoteError extends McpError {
+  constructor(error: JsonRpcErrorObject) {
+    super(error.code, error.message, error.data);
+    this.name = "RemoteError";
   }
 }
 
@@ -51,22 +58,10 @@ export function missingCapability(
   requiredCapabilities: Record<string, unknown>,
   message: string,
 ): McpError {
-  return new McpError(
-    Codes.MissingRequiredClientCapability,
-    message,
-    { requiredCapabilities },
-    400,
-  );
+  return new McpError(Codes.MissingRequiredClientCapability, message, { requiredCapabilities });
 }
 
-/**
- * Thrown by a handler stub that has not been written yet. Tools answer
- * with a tool error result (isError), everything else with -32603, so an
- * unfilled handler never crashes the server.
- */
-export class NotImplemented extends Error {
-  constructor(readonly what: string) {
-    super(`${what} is not implemented yet`);
-    this.name = "NotImplemented";
-  }
+/** -32601 for `method`. */
+export function methodNotFound(method: string): McpError {
+  return new McpError(Codes.MethodNotFound, "Method not found", { method });
 }

@@ -1,15 +1,18 @@
 /**
- * An MCP server: what it offers (tools, resources, resource templates,
- * prompts, completions) and the era-independent handling of each feature
- * request. The eras (modern.ts for 2026-07-28, legacy.ts for 2025-11-25
- * sessions) parse, route, shape results and talk to transports; the
- * transports (http.ts, stdio.ts) move bytes.
+ * What an MCP server offers (tools, resources, resource templates,
+ * prompts, completions, methods of extensions) and the era-independent
+ * handling of each feature request. McpServer (server.ts) adds the two
+ * entry points transports call; the eras (modern.ts, legacy.ts) parse,
+ * route (dispatch.ts) and shape results around these handlers.
  */
-import { ChangeHub, type Change } from "./subscriptions.js";
-import { Codes, invalidParams, McpError, NotImplemented } from "./errors.js";
+import { Codes, invalidParams, McpError } from "../core/errors.js";
+import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
+import type { ProtocolModule } from "../core/protocol.js";
 import type { RequestContext } from "./context.js";
-import type { ProtocolModule } from "./protocol.js";
+import { NotImplemented } from "./errors.js";
 import { RequestStateCodec } from "./request-state.js";
+import { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
+import { templateMatcher } from "./uri-template.js";
 
 /** A tool as tools/list shows it. */
 export interface ToolDefinition {
@@ -159,8 +162,8 @@ interface TemplateEntry {
   readonly read: ResourceReader;
 }
 
-/** An MCP server's features and their handling. */
-export class McpServer {
+/** An MCP server's features and their handling, whatever the era and the transport. */
+export class ServerFeatures {
   readonly protocol: ProtocolModule;
   readonly legacy?: ProtocolModule;
   readonly info: ServerOptions["info"];
@@ -262,7 +265,7 @@ export class McpServer {
     return this;
   }
 
-  /** The handler registered for `method` with {@link McpServer.method}, if any. */
+  /** The handler registered for `method` with {@link ServerFeatures.method}, if any. */
   customMethod(method: string): MethodHandler | undefined {
     const handler = this.methods.get(method);
     // A stub not written yet answers with its own message rather than a bare "Internal error".
@@ -428,8 +431,13 @@ export class McpServer {
   }
 
   /** What a listen request may subscribe to on this server: the asked-for filter, minus what the server cannot deliver. */
-  agreedFilter(requested: Readonly<Record<string, unknown>>): Record<string, unknown> {
-    const agreed: Record<string, unknown> = {};
+  agreedFilter(requested: Readonly<Record<string, unknown>>): SubscriptionFilter {
+    const agreed: {
+      toolsListChanged?: boolean;
+      promptsListChanged?: boolean;
+      resourcesListChanged?: boolean;
+      resourceSubscriptions?: string[];
+    } = {};
     if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
     if (requested.promptsListChanged === true && this.prompts.size > 0)
       agreed.promptsListChanged = true;
@@ -437,52 +445,10 @@ export class McpServer {
     if (requested.resourcesListChanged === true && hasResources) agreed.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && hasResources)
       agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
-        (u) => typeof u === "string",
+        (u): u is string => typeof u === "string",
       );
     return agreed;
   }
-}
-
-/** A tool parameter mirrored into an HTTP header (spec: tools, x-mcp-header). */
-export interface HeaderParameter {
-  /** The `{name}` of `Mcp-Param-{name}`. */
-  readonly header: string;
-  /** The chain of `properties` keys from the schema root. */
-  readonly path: readonly string[];
-}
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/**
- * The `x-mcp-header` annotations of a tool's inputSchema, checked against
- * the spec's constraints (token syntax, case-insensitively unique, only on
- * string, integer and boolean parameters reachable through `properties`).
- */
-export function headerParametersOf(tool: ToolDefinition): HeaderParameter[] {
-  const found: HeaderParameter[] = [];
-  const walk = (schema: unknown, path: string[]) => {
-    if (!schema || typeof schema !== "object") return;
-    const node = schema as Record<string, unknown>;
-    const header = node["x-mcp-header"];
-    if (header !== undefined && path.length > 0) {
-      if (typeof header !== "string" || !TOKEN.test(header))
-        throw new Error(
-          `tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`,
-        );
-      if (!["string", "integer", "boolean"].includes(node.type as string))
-        throw new Error(
-          `tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`,
-        );
-      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
-        throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
-      found.push({ header, path });
-    }
-    const properties = node.properties;
-    if (properties && typeof properties === "object")
-      for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
-  };
-  walk(tool.inputSchema, []);
-  return found;
 }
 
 /** This server issues no cursors, so any cursor is invalid (spec: pagination). */
@@ -498,26 +464,4 @@ async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
     if (error instanceof NotImplemented) throw new McpError(Codes.InternalError, error.message);
     throw error;
   }
-}
-
-/** A matcher for an RFC 6570 level-1 template: `{name}` matches one path segment's worth of characters. */
-export function templateMatcher(
-  template: string,
-): (uri: string) => Record<string, string> | undefined {
-  const names: string[] = [];
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const variable = /^\{([^}]+)\}$/.exec(part);
-      if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(variable[1]!);
-      return "([^/?#]+)";
-    })
-    .join("");
-  const pattern = new RegExp(`^${source}$`);
-  return (uri) => {
-    const match = pattern.exec(uri);
-    if (!match) return undefined;
-    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)]));
-  };
 }

@@ -3,15 +3,9 @@
  * (`generated/<revision>/index.ts`). The runtime is revision-independent:
  * a server is given the module of the revision it serves (and, for older
  * clients, the module of the legacy revision) and dispatches through its
- * tables and validators.
+ * tables and validators; a client checks what it receives the same way.
  */
-
-/** A JSON-RPC error object. */
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
+import type { JsonRpcErrorObject } from "./jsonrpc.js";
 
 /** The outcome of `parseMessage` / `parseResponse` in a generated module. */
 export type ParseOutcome =
@@ -50,4 +44,23 @@ export function validateDefinition(
   value: unknown,
 ): ValidationOutcome {
   return (protocol.validate as (name: string, value: unknown) => ValidationOutcome)(name, value);
+}
+
+/** Which side receives a request. */
+export type Receiver = "server" | "client";
+
+/**
+ * The METHODS entry of a request `receiver` may be sent, or undefined for
+ * a method the revision does not define or defines for the other side.
+ */
+export function requestEntry(
+  protocol: ProtocolModule,
+  method: string,
+  receiver: Receiver,
+): MethodEntry | undefined {
+  // A method name off the wire must never find `toString` or `__proto__`.
+  if (!Object.hasOwn(protocol.METHODS, method)) return undefined;
+  const entry = protocol.METHODS[method]!;
+  const direction = receiver === "server" ? "client-to-server" : "server-to-client";
+  return entry.direction === direction || entry.direction === "both" ? entry : undefined;
 }

@@ -1,0 +1,99 @@
+/**
+ * Wire framing, the same for every transport and both sides: the text of
+ * one frame (an HTTP body, a stdio line) becomes a message, a batch, or
+ * the error to answer with; a message becomes text.
+ *
+ * JSON-RPC batches (an array of messages in one frame) are MCP's only in
+ * 2025-03-26: that revision requires receivers to accept them, 2025-06-18
+ * removed them, and no later revision has them. So a batch is served only
+ * in a session that negotiated 2025-03-26 (spec 2025-03-26: basic,
+ * batching; 2025-06-18 changelog).
+ */
+import { Codes, McpError } from "./errors.js";
+import { isJsonObject, type JsonRpcMessage } from "./jsonrpc.js";
+import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
+
+/** What a frame holds. */
+export type Frame =
+  | { readonly kind: "message"; readonly message: JsonRpcMessage }
+  | { readonly kind: "batch"; readonly items: readonly unknown[] }
+  | { readonly kind: "invalid"; readonly error: McpError };
+
+/** The revisions whose JSON-RPC allows batches. */
+const BATCHING_REVISIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
+
+/**
+ * Reads one frame. Text nesting deeper than `maxDepth` is refused before it
+ * is parsed (-32600); text that is not JSON is -32700; JSON that is neither
+ * an object nor an array is -32600. The message is not checked against a
+ * schema here: the receiving side does that with its generated module.
+ */
+export function readFrame(text: string, maxDepth = MAX_DEPTH): Frame {
+  if (nestsDeeperThan(text, maxDepth))
+    return invalidRequest(`the message nests deeper than ${maxDepth} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      kind: "invalid",
+      error: new McpError(Codes.ParseError, "Parse error", { reason: (error as Error).message }),
+    };
+  }
+  if (Array.isArray(value)) return { kind: "batch", items: value };
+  if (!isJsonObject(value)) return invalidRequest("a message must be a JSON object");
+  return { kind: "message", message: value };
+}
+
+/** Whether a peer speaking `protocolVersion` may send batches. */
+export function allowsBatches(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && BATCHING_REVISIONS.has(protocolVersion);
+}
+
+/** The error for a batch where the protocol version in force has none. */
+export function batchRefused(): McpError {
+  return new McpError(Codes.InvalidRequest, "Invalid Request", {
+    reason: "batches are not supported (only a 2025-03-26 session may send them)",
+  });
+}
+
+/**
+ * Checks a batch's shape (JSON-RPC: an empty batch is one Invalid Request;
+ * `initialize` may not be part of one, per 2025-03-26) and splits it into
+ * its messages and the errors to answer for the items that are not
+ * messages.
+ */
+export function splitBatch(
+  items: readonly unknown[],
+): { readonly messages: JsonRpcMessage[]; readonly invalid: McpError[] } | McpError {
+  if (items.length === 0)
+    return new McpError(Codes.InvalidRequest, "Invalid Request", { reason: "the batch is empty" });
+  const messages: JsonRpcMessage[] = [];
+  const invalid: McpError[] = [];
+  for (const item of items) {
+    if (!isJsonObject(item))
+      invalid.push(
+        new McpError(Codes.InvalidRequest, "Invalid Request", {
+          reason: "a message must be a JSON object",
+        }),
+      );
+    else if (item.method === "initialize")
+      return new McpError(Codes.InvalidRequest, "Invalid Request", {
+        reason: "initialize must not be part of a batch",
+      });
+    else messages.push(item);
+  }
+  return { messages, invalid };
+}
+
+/** The text of one message (for stdio, without its newline). */
+export function writeFrame(message: unknown): string {
+  return JSON.stringify(message);
+}
+
+function invalidRequest(reason: string): Frame {
+  return {
+    kind: "invalid",
+    error: new McpError(Codes.InvalidRequest, "Invalid Request", { reason }),
+  };
+}

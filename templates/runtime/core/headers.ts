@@ -1,0 +1,230 @@
+/**
+ * The Mcp-* request headers of Streamable HTTP (spec: Streamable HTTP,
+ * request metadata): which body fields a 2026-07-28 request mirrors into
+ * headers, how values are encoded, how a client writes them and how a
+ * server checks them against the body. Header names are written and read
+ * in lower case (HTTP names are case-insensitive); values are
+ * case-sensitive.
+ */
+import { Codes, McpError } from "./errors.js";
+import { META } from "./era.js";
+import { isJsonObject, metaOf, paramsOf, type JsonRpcMessage } from "./jsonrpc.js";
+
+/** The header names. */
+export const HEADERS = {
+  protocolVersion: "mcp-protocol-version",
+  method: "mcp-method",
+  name: "mcp-name",
+  sessionId: "mcp-session-id",
+  /** `Mcp-Param-{name}` for a tool parameter annotated with `x-mcp-header`. */
+  paramPrefix: "mcp-param-",
+} as const;
+
+/** The requests that mirror a name into `Mcp-Name`, and the param it is taken from. */
+const NAMED: ReadonlyMap<string, "name" | "uri"> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+]);
+
+/** What a header value may hold as is: visible ASCII, space and tab (spec: value encoding). */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+/** What a client may send without encoding: header-safe, no whitespace at either end, not empty. */
+const PLAIN = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** A decimal number, as clients write integer parameters into headers. */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+/** An HTTP token (RFC 9110), what `x-mcp-header` may name. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A tool parameter mirrored into an HTTP header (spec: tools, x-mcp-header). */
+export interface HeaderParameter {
+  /** The `{name}` of `Mcp-Param-{name}`. */
+  readonly header: string;
+  /** The chain of `properties` keys from the schema root. */
+  readonly path: readonly string[];
+}
+
+/**
+ * The `x-mcp-header` annotations of a tool's inputSchema, checked against
+ * the spec's constraints (token syntax, case-insensitively unique, only on
+ * string, integer and boolean parameters reachable through `properties`).
+ * Throws an Error naming the tool and the problem.
+ */
+export function headerParametersOf(tool: {
+  readonly name: string;
+  readonly inputSchema: unknown;
+}): HeaderParameter[] {
+  const found: HeaderParameter[] = [];
+  const walk = (schema: unknown, path: string[]) => {
+    if (!isJsonObject(schema)) return;
+    const header = schema["x-mcp-header"];
+    if (header !== undefined && path.length > 0) {
+      if (typeof header !== "string" || !TOKEN.test(header))
+        throw new Error(
+          `tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`,
+        );
+      if (!["string", "integer", "boolean"].includes(schema.type as string))
+        throw new Error(
+          `tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`,
+        );
+      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
+        throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
+      found.push({ header, path });
+    }
+    const properties = schema.properties;
+    if (isJsonObject(properties))
+      for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
+  };
+  walk(tool.inputSchema, []);
+  return found;
+}
+
+/**
+ * A value as a client writes it into a header: as is when it is plain
+ * visible ASCII, else the `=?base64?…?=` sentinel (also for a plain value
+ * that looks like the sentinel, and for the empty string).
+ */
+export function encodeHeaderValue(value: string): string {
+  if (PLAIN.test(value) && !SENTINEL.test(value)) return value;
+  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/** Decodes the `=?base64?…?=` sentinel; plain values pass through; undefined for bad base64. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const match = SENTINEL.exec(value);
+  if (!match) return value;
+  const encoded = match[1]!;
+  if (!BASE64.test(encoded)) return undefined;
+  return Buffer.from(encoded, "base64").toString("utf8");
+}
+
+/**
+ * The Mcp-* headers a client sends with a 2026-07-28 request:
+ * MCP-Protocol-Version (from `_meta`), Mcp-Method, Mcp-Name for named
+ * requests, and an `Mcp-Param-{name}` for each of the tool's `mirrored`
+ * parameters present in the arguments (spec: client behavior).
+ */
+export function requestHeaders(
+  message: JsonRpcMessage,
+  mirrored: readonly HeaderParameter[] = [],
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const version = metaOf(message)?.[META.protocolVersion];
+  if (typeof version === "string") headers[HEADERS.protocolVersion] = version;
+  if (typeof message.method !== "string") return headers;
+  headers[HEADERS.method] = message.method;
+  const params = paramsOf(message);
+  const key = NAMED.get(message.method);
+  const name = key === undefined ? undefined : params[key];
+  if (typeof name === "string") headers[HEADERS.name] = encodeHeaderValue(name);
+  if (message.method !== "tools/call") return headers;
+  const args = isJsonObject(params.arguments) ? params.arguments : {};
+  for (const { header, path } of mirrored) {
+    const value = valueAt(args, path);
+    if (value === undefined || value === null) continue;
+    headers[`${HEADERS.paramPrefix}${header.toLowerCase()}`] = encodeHeaderValue(headerText(value));
+  }
+  return headers;
+}
+
+/**
+ * Checks a 2026-07-28 request's headers against its body (spec: server
+ * validation): -32020 when a required header is missing, malformed, or
+ * disagrees with the body after decoding. A malformed envelope passes
+ * here, so that validating the body reports it (-32602).
+ *
+ * @param header a header's value by lower-case name
+ * @param mirrored the `x-mcp-header` parameters of a tool, by tool name
+ */
+export function headerMismatch(
+  message: JsonRpcMessage,
+  header: (name: string) => string | undefined,
+  mirrored: (tool: string) => readonly HeaderParameter[],
+): McpError | undefined {
+  const reason = mismatchReason(message, header, mirrored);
+  return reason === undefined
+    ? undefined
+    : new McpError(Codes.HeaderMismatch, `Header mismatch: ${reason}`);
+}
+
+function mismatchReason(
+  message: JsonRpcMessage,
+  header: (name: string) => string | undefined,
+  mirrored: (tool: string) => readonly HeaderParameter[],
+): string | undefined {
+  const meta = metaOf(message);
+  const version = meta?.[META.protocolVersion];
+  if (typeof version !== "string" || !isJsonObject(meta![META.clientCapabilities]))
+    return undefined;
+  const declared = header(HEADERS.protocolVersion);
+  if (declared === undefined) return "the MCP-Protocol-Version header is missing";
+  if (declared !== version)
+    return `MCP-Protocol-Version header ${JSON.stringify(declared)} does not match _meta protocolVersion ${JSON.stringify(version)}`;
+  if (typeof message.method !== "string" || !("id" in message)) return undefined;
+  const method = header(HEADERS.method);
+  if (method === undefined) return "the Mcp-Method header is missing";
+  if (method !== message.method)
+    return `Mcp-Method header ${JSON.stringify(method)} does not match body method ${JSON.stringify(message.method)}`;
+  const key = NAMED.get(message.method);
+  if (key === undefined) return undefined;
+  const params = paramsOf(message);
+  const expected = params[key];
+  const name = header(HEADERS.name);
+  if (name === undefined)
+    return typeof expected === "string" ? "the Mcp-Name header is missing" : undefined;
+  if (!HEADER_SAFE.test(name)) return unsafeHeader("Mcp-Name");
+  const decoded = decodeHeaderValue(name.trim());
+  if (decoded === undefined) return "the Mcp-Name header is not valid base64";
+  if (decoded !== expected)
+    return `Mcp-Name header ${JSON.stringify(decoded)} does not match body value ${JSON.stringify(expected)}`;
+  return message.method === "tools/call"
+    ? paramMismatch(params, header, mirrored(params.name as string))
+    : undefined;
+}
+
+/** `Mcp-Param-{Name}` headers of a tool's `x-mcp-header` parameters must mirror the arguments. */
+function paramMismatch(
+  params: Record<string, unknown>,
+  header: (name: string) => string | undefined,
+  mirrored: readonly HeaderParameter[],
+): string | undefined {
+  const args = isJsonObject(params.arguments) ? params.arguments : {};
+  for (const { header: name, path } of mirrored) {
+    const value = valueAt(args, path);
+    if (value === undefined || value === null) continue;
+    const raw = header(`${HEADERS.paramPrefix}${name.toLowerCase()}`);
+    if (raw === undefined) return `the Mcp-Param-${name} header is missing`;
+    if (!HEADER_SAFE.test(raw)) return unsafeHeader(`Mcp-Param-${name}`);
+    const decoded = decodeHeaderValue(raw.trim());
+    if (decoded === undefined) return `the Mcp-Param-${name} header is not valid base64`;
+    // Numerically ("42.0" is 42), but only decimal numbers: Number() also reads "", "0x2A" and "1e1".
+    const matches =
+      typeof value === "number"
+        ? DECIMAL.test(decoded) && Number(decoded) === value
+        : typeof value === "boolean"
+          ? decoded === String(value)
+          : decoded === value;
+    if (!matches) return `Mcp-Param-${name} header does not match the ${path.join(".")} argument`;
+  }
+  return undefined;
+}
+
+/** A parameter value as header text (spec: value encoding): strings as is, integers in decimal, booleans in lower case. */
+function headerText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = root;
+  for (const key of path)
+    value = isJsonObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  return value;
+}
+
+function unsafeHeader(name: string): string {
+  return `the ${name} header has characters outside visible ASCII (send it as =?base64?...?=)`;
+}

@@ -1,0 +1,61 @@
+/**
+ * The core both sides of MCP share, whatever carries their messages: wire
+ * framing, era detection, request/answer matching, the Mcp-* header rules,
+ * errors and limits. It knows nothing of HTTP statuses, and nothing of
+ * whether it runs in a server or a client.
+ */
+export { Codes, McpError, invalidParams, methodNotFound, missingCapability } from "./errors.js";
+export {
+  claimsModern,
+  detectEra,
+  FIRST_MODERN,
+  isModernVersion,
+  META,
+  missingEnvelope,
+  type Era,
+  type EraContext,
+  type EraVerdict,
+} from "./era.js";
+export type { Exchange, NotificationSink, Outcome } from "./exchange.js";
+export {
+  allowsBatches,
+  batchRefused,
+  readFrame,
+  splitBatch,
+  writeFrame,
+  type Frame,
+} from "./framing.js";
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  headerMismatch,
+  headerParametersOf,
+  HEADERS,
+  requestHeaders,
+  type HeaderParameter,
+} from "./headers.js";
+export {
+  errorResponse,
+  idOf,
+  isJsonObject,
+  isRequest,
+  isResponse,
+  metaOf,
+  paramsOf,
+  resultResponse,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
+export { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "./limits.js";
+export { PendingRequests, type PendingOptions } from "./matching.js";
+export {
+  requestEntry,
+  validateDefinition,
+  type MethodEntry,
+  type ParseOutcome,
+  type ProtocolModule,
+  type Receiver,
+  type ValidationOutcome,
+} from "./protocol.js";

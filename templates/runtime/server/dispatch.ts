@@ -1,0 +1,194 @@
+/**
+ * One routing table for both eras: which request method runs what, and in
+ * which era the method exists. The era modules check a request before
+ * routing it (modern.ts, legacy.ts) and shape its result after. Feature
+ * handlers run through `call.withContext`, which gives them their era's
+ * context: the rounds of a Multi Round-Trip Request on 2026-07-28,
+ * requests to the client on a legacy session.
+ */
+import type { Era } from "../core/era.js";
+import { Codes, McpError, methodNotFound } from "../core/errors.js";
+import type { Exchange } from "../core/exchange.js";
+import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
+import type { RequestContext } from "./context.js";
+import type { ServerFeatures } from "./features.js";
+import { listen } from "./subscriptions.js";
+
+/** A result as handlers produce it, before its era shapes it. */
+export type Result = Record<string, unknown>;
+
+/** What the requests of a legacy session may change in it. */
+export interface SessionControl {
+  /** Answers `initialize`: negotiates the version, records the client, declares the server. */
+  initialize(params: Readonly<Record<string, unknown>>): Result;
+  /** `logging/setLevel`. */
+  setLogLevel(level: string): void;
+  /** `resources/subscribe`. */
+  subscribe(uri: string): void;
+  /** `resources/unsubscribe`. */
+  unsubscribe(uri: string): void;
+}
+
+/** One request being routed. */
+export interface Call {
+  readonly era: Era;
+  readonly server: ServerFeatures;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly id: JsonRpcId;
+  readonly exchange: Exchange;
+  /** The session the request belongs to (legacy era only). */
+  readonly session?: SessionControl;
+  /** Runs a feature handler with this era's context. */
+  withContext(run: (ctx: RequestContext) => Result | Promise<Result>): Promise<Result>;
+}
+
+interface Route {
+  readonly eras: readonly Era[];
+  /** The result, or undefined for a request that ends without one (a listen stream). */
+  run(call: Call): Result | undefined | Promise<Result | undefined>;
+}
+
+const MODERN: readonly Era[] = ["modern"];
+const LEGACY: readonly Era[] = ["legacy"];
+const BOTH: readonly Era[] = ["modern", "legacy"];
+
+/** Resource not found, as each era answers it (2026-07-28: -32602; before: -32002). */
+const RESOURCE_NOT_FOUND: Readonly<Record<Era, (uri: string) => McpError>> = {
+  modern: (uri) => new McpError(Codes.InvalidParams, `Resource not found: ${uri}`, { uri }),
+  legacy: (uri) => new McpError(Codes.ResourceNotFound, "Resource not found", { uri }),
+};
+
+/** The built-in methods. A method of the protocol module not listed here goes to `server.method` handlers. */
+const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
+  ["server/discover", { eras: MODERN, run: ({ server }) => discover(server) }],
+  [
+    "subscriptions/listen",
+    {
+      eras: MODERN,
+      run: ({ server, params, exchange, id }) =>
+        listen(
+          server.changes,
+          server.agreedFilter(isJsonObject(params.notifications) ? params.notifications : {}),
+          exchange,
+          id,
+        ),
+    },
+  ],
+  [
+    "initialize",
+    { eras: LEGACY, run: ({ session, params }) => sessionOf(session).initialize(params) },
+  ],
+  ["ping", { eras: LEGACY, run: () => ({}) }],
+  [
+    "logging/setLevel",
+    {
+      eras: LEGACY,
+      run: ({ session, params }) => {
+        sessionOf(session).setLogLevel(String(params.level));
+        return {};
+      },
+    },
+  ],
+  [
+    "resources/subscribe",
+    {
+      eras: LEGACY,
+      run: ({ session, params }) => {
+        sessionOf(session).subscribe(String(params.uri));
+        return {};
+      },
+    },
+  ],
+  [
+    "resources/unsubscribe",
+    {
+      eras: LEGACY,
+      run: ({ session, params }) => {
+        sessionOf(session).unsubscribe(String(params.uri));
+        return {};
+      },
+    },
+  ],
+  ["tools/list", { eras: BOTH, run: ({ server, params }) => server.listTools(params) }],
+  ["resources/list", { eras: BOTH, run: ({ server, params }) => server.listResources(params) }],
+  [
+    "resources/templates/list",
+    { eras: BOTH, run: ({ server, params }) => server.listResourceTemplates(params) },
+  ],
+  ["prompts/list", { eras: BOTH, run: ({ server, params }) => server.listPrompts(params) }],
+  [
+    "tools/call",
+    {
+      eras: BOTH,
+      run: (call) => call.withContext((ctx) => call.server.callTool(call.params, ctx)),
+    },
+  ],
+  [
+    "resources/read",
+    {
+      eras: BOTH,
+      run: (call) =>
+        call.withContext((ctx) =>
+          call.server.readResource(call.params, ctx, RESOURCE_NOT_FOUND[call.era]),
+        ),
+    },
+  ],
+  [
+    "prompts/get",
+    {
+      eras: BOTH,
+      run: (call) => call.withContext((ctx) => call.server.getPrompt(call.params, ctx)),
+    },
+  ],
+  [
+    "completion/complete",
+    {
+      eras: BOTH,
+      run: (call) => call.withContext((ctx) => call.server.complete(call.params, ctx)),
+    },
+  ],
+]);
+
+/**
+ * Runs the handler of a request: the built-in route of its method in its
+ * era, else a handler registered with `server.method`, else -32601.
+ */
+export async function route(call: Call): Promise<Result | undefined> {
+  const builtIn = ROUTES.get(call.method);
+  if (builtIn?.eras.includes(call.era)) return builtIn.run(call);
+  const custom = call.server.customMethod(call.method);
+  if (custom)
+    return call.withContext((ctx) => custom(call.params, ctx) as Result | Promise<Result>);
+  throw methodNotFound(call.method);
+}
+
+/**
+ * What a request whose handler failed answers with: an McpError as
+ * thrown; anything else is a bug, reported to `server.onError` and
+ * answered with -32603 without internals.
+ */
+export function handlerError(
+  server: ServerFeatures,
+  method: string,
+  error: unknown,
+): JsonRpcErrorObject {
+  if (error instanceof McpError) return error.toJSON();
+  server.onError(error, `${method} handler`);
+  return { code: Codes.InternalError, message: "Internal error" };
+}
+
+/** The `server/discover` result (2026-07-28). */
+function discover(server: ServerFeatures): Result {
+  const result: Result = {
+    supportedVersions: [server.protocol.PROTOCOL_VERSION],
+    capabilities: server.capabilities(),
+  };
+  if (server.instructions !== undefined) result.instructions = server.instructions;
+  return result;
+}
+
+function sessionOf(session: SessionControl | undefined): SessionControl {
+  if (!session) throw new McpError(Codes.InternalError, "a legacy request without its session");
+  return session;
+}

@@ -1,0 +1,39 @@
+/**
+ * The server side of MCP: what a server offers, dispatch through one
+ * routing table for both eras, the context handlers get, Multi Round-Trip
+ * Request state, and subscriptions. It knows nothing of HTTP or stdio: a
+ * transport (../transport) carries its messages.
+ */
+export { McpServer } from "./server.js";
+export {
+  ServerFeatures,
+  type CompletionHandler,
+  type CompletionResult,
+  type MethodHandler,
+  type PromptDefinition,
+  type PromptHandler,
+  type PromptResult,
+  type ReadResult,
+  type ResourceDefinition,
+  type ResourceReader,
+  type ResourceTemplateDefinition,
+  type SchemaCheck,
+  type ServerOptions,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolResult,
+} from "./features.js";
+export {
+  LOG_LEVELS,
+  type ElicitAnswer,
+  type ElicitParams,
+  type LogLevel,
+  type RequestContext,
+  type SamplingParams,
+} from "./context.js";
+export { NotImplemented } from "./errors.js";
+export { LegacySession } from "./legacy.js";
+export { serveModern } from "./modern.js";
+export { RequestStateCodec, paramsDigest, canonicalJson } from "./request-state.js";
+export { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
+export { templateMatcher } from "./uri-template.js";

@@ -1,0 +1,220 @@
+/**
+ * The legacy era: clients of 2025-11-25 (and the versions it negotiates
+ * with) that open with `initialize` and keep a session. Served on the same
+ * endpoint as the modern era, through the same routes and handlers: input
+ * requests become real server-to-client requests on the session, logging
+ * follows `logging/setLevel`, and resource subscriptions are per session
+ * (spec: versioning, backward compatibility).
+ */
+import { randomUUID } from "node:crypto";
+import { Codes, McpError, methodNotFound, RemoteError } from "../core/errors.js";
+import type { Exchange, NotificationSink, Outcome } from "../core/exchange.js";
+import {
+  errorResponse,
+  paramsOf,
+  resultResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from "../core/jsonrpc.js";
+import { PendingRequests } from "../core/matching.js";
+import { requestEntry, validateDefinition, type ProtocolModule } from "../core/protocol.js";
+import {
+  INPUT_KINDS,
+  LegacyContext,
+  LOG_LEVELS,
+  type InputMethod,
+  type LogLevel,
+} from "./context.js";
+import { handlerError, route, type Result, type SessionControl } from "./dispatch.js";
+import type { ServerFeatures } from "./features.js";
+import { changeNotification } from "./subscriptions.js";
+
+/** Versions a legacy client may ask for; the server answers with its legacy revision when it asks for another. */
+const NEGOTIABLE = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/** How long a server-to-client request waits for its answer. */
+const PEER_TIMEOUT_MS = 60_000;
+
+/** One legacy session (Mcp-Session-Id on HTTP; the whole connection on stdio). */
+export class LegacySession implements SessionControl {
+  readonly id = randomUUID();
+  /** The version negotiated by `initialize` (empty before). */
+  protocolVersion = "";
+  clientCapabilities: Record<string, unknown> = {};
+  clientInfo?: { name: string; version: string };
+  logLevel?: LogLevel;
+  readonly subscriptions = new Set<string>();
+  /** The standalone stream (HTTP GET), for notifications that belong to no request. */
+  standalone?: NotificationSink;
+  /** Requests running in this session, by id, for notifications/cancelled. */
+  readonly running = new Map<JsonRpcId, AbortController>();
+  private readonly protocol: ProtocolModule;
+  /** Requests this server sent to the client, waiting for answers. */
+  private readonly pending = new PendingRequests({
+    timeoutMs: PEER_TIMEOUT_MS,
+    idPrefix: "mcp-gen-",
+  });
+  private readonly unlisten: () => void;
+
+  constructor(private readonly server: ServerFeatures) {
+    if (!server.legacy) throw new Error("this server serves no legacy era");
+    this.protocol = server.legacy;
+    this.unlisten = server.changes.add({
+      deliver: (change) => {
+        if (change.kind === "resource" && !this.subscriptions.has(change.uri)) return;
+        this.standalone?.notify(changeNotification(change));
+      },
+    });
+  }
+
+  /** Serves one message of this session (for `initialize`, the one that opens it). */
+  async serve(message: JsonRpcMessage, exchange: Exchange): Promise<Outcome> {
+    const parsed = this.protocol.parseMessage(message);
+    if (!parsed.ok)
+      return { response: errorResponse(parsed.id ?? message.id, parsed.error), refused: true };
+    const method = message.method as string;
+    const params = paramsOf(message);
+    if (!("id" in message)) {
+      if (method === "notifications/cancelled")
+        this.running.get(params.requestId as JsonRpcId)?.abort();
+      return {};
+    }
+    const id = message.id as JsonRpcId;
+    if (!requestEntry(this.protocol, method, "server") || !this.server.offers(method))
+      return { response: errorResponse(id, methodNotFound(method).toJSON()) };
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    exchange.signal.addEventListener("abort", abort, { once: true });
+    this.running.set(id, controller);
+    const scoped = { sink: exchange.sink, signal: controller.signal };
+    try {
+      const result = await route({
+        era: "legacy",
+        server: this.server,
+        method,
+        params,
+        id,
+        exchange: scoped,
+        session: this,
+        withContext: async (run) => run(this.context(method, params, scoped)),
+      });
+      return { response: resultResponse(id, this.checkResult(method, result ?? {})) };
+    } catch (error) {
+      return { response: errorResponse(id, handlerError(this.server, method, error)) };
+    } finally {
+      this.running.delete(id);
+      exchange.signal.removeEventListener("abort", abort);
+    }
+  }
+
+  /** Routes the client's answer to a request this server sent; false when no request waits for it. */
+  receive(answer: JsonRpcMessage): boolean {
+    return this.pending.settle(answer);
+  }
+
+  /** Ends the session: pending requests fail, running ones are aborted, change delivery stops. */
+  close(): void {
+    this.unlisten();
+    this.pending.close("session closed");
+    for (const controller of this.running.values()) controller.abort();
+  }
+
+  /** `initialize`: negotiates the version, records the client, declares the server. */
+  initialize(params: Readonly<Record<string, unknown>>): Result {
+    const requested = params.protocolVersion as string;
+    this.protocolVersion = NEGOTIABLE.includes(requested)
+      ? requested
+      : this.protocol.PROTOCOL_VERSION;
+    this.clientCapabilities = (params.capabilities ?? {}) as Record<string, unknown>;
+    this.clientInfo = params.clientInfo as { name: string; version: string };
+    const { extensions: _extensions, ...capabilities } = this.server.capabilities();
+    const result: Result = {
+      protocolVersion: this.protocolVersion,
+      capabilities,
+      serverInfo: this.server.info,
+    };
+    if (this.server.instructions !== undefined) result.instructions = this.server.instructions;
+    return result;
+  }
+
+  /** `logging/setLevel`. */
+  setLogLevel(level: string): void {
+    if ((LOG_LEVELS as readonly string[]).includes(level)) this.logLevel = level as LogLevel;
+  }
+
+  /** `resources/subscribe`. */
+  subscribe(uri: string): void {
+    this.subscriptions.add(uri);
+  }
+
+  /** `resources/unsubscribe`. */
+  unsubscribe(uri: string): void {
+    this.subscriptions.delete(uri);
+  }
+
+  /**
+   * Sends a request to the client on `sink` (the stream of the request
+   * whose handler asks) and waits for its answer. The client's error
+   * answer fails the handler's request with -32603 naming it.
+   */
+  private request(
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+    sink: NotificationSink,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    return this.pending
+      .request(method, params, (request) => sink.notify(request), { signal })
+      .catch((error: unknown) => {
+        if (!(error instanceof RemoteError)) throw error;
+        throw new McpError(
+          Codes.InternalError,
+          `the client answered with an error: ${error.message}`,
+          error.toJSON(),
+        );
+      });
+  }
+
+  private context(
+    method: string,
+    params: Record<string, unknown>,
+    exchange: Exchange,
+  ): LegacyContext {
+    const check = (kind: InputMethod, answer: unknown) =>
+      validateDefinition(this.protocol, INPUT_KINDS[kind].answer, answer).ok;
+    return new LegacyContext(
+      method,
+      this.protocolVersion,
+      this.clientCapabilities,
+      (params._meta ?? {}) as Record<string, unknown>,
+      exchange.signal,
+      exchange.sink,
+      this.server,
+      this.clientInfo,
+      (kind, input, signal) => this.request(kind, input, exchange.sink, signal),
+      () => this.logLevel,
+      check,
+    );
+  }
+
+  /** Legacy results carry none of the modern fields; checked against the legacy schema. */
+  private checkResult(method: string, result: Result): Result {
+    const { resultType: _r, ttlMs: _t, cacheScope: _c, ...plain } = result;
+    if (!this.server.validateResults) return plain;
+    const definition = this.protocol.METHODS[method]?.results.complete;
+    const verdict = definition
+      ? validateDefinition(this.protocol, definition, plain)
+      : { ok: true as const };
+    if (verdict.ok) return plain;
+    this.server.onError(
+      new Error(
+        `invalid ${method} result: ${verdict.errors.map((e) => `${e.path} ${e.message}`).join("; ")}`,
+      ),
+      `${method} handler`,
+    );
+    throw new McpError(
+      Codes.InternalError,
+      "Internal error: the server produced an invalid result",
+    );
+  }
+}

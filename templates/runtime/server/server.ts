@@ -1,0 +1,30 @@
+/**
+ * An MCP server: its features (features.ts) and the two entry points a
+ * transport calls, one per era. A transport hands a modern message to
+ * `serve`; for a legacy client it opens a session on `initialize` and
+ * hands the session's messages to it. Nothing here knows what carries the
+ * messages.
+ */
+import type { Exchange, Outcome } from "../core/exchange.js";
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import { ServerFeatures } from "./features.js";
+import { LegacySession } from "./legacy.js";
+import { serveModern } from "./modern.js";
+
+/** An MCP server, to register features on and hand to a transport (`serveHttp`, `serveStdio`). */
+export class McpServer extends ServerFeatures {
+  /** Whether clients that open with `initialize` (2025-11-25 and earlier) are served too. */
+  get servesLegacy(): boolean {
+    return this.legacy !== undefined;
+  }
+
+  /** Serves one modern-era message (a request or notification carrying the `_meta` envelope). */
+  serve(message: JsonRpcMessage, exchange: Exchange): Promise<Outcome> {
+    return serveModern(this, message, exchange);
+  }
+
+  /** Opens a legacy session, for a client that opens with `initialize`. */
+  openSession(): LegacySession {
+    return new LegacySession(this);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Streamable HTTP: what happens to a request, top to bottom.
+ *
+ * 1. guards: the endpoint path, then Host and Origin (DNS rebinding), then
+ *    the guards of the options (guards.ts);
+ * 2. framing: the body is one JSON-RPC message or a batch (core/framing);
+ * 3. era: the `_meta` envelope makes a message modern, anything else is
+ *    legacy (core/era);
+ * 4. handler: a modern request has its Mcp-* headers checked against the
+ *    body (core/headers) and goes to the served side (McpServer.serve); a
+ *    legacy message goes to the session its Mcp-Session-Id names;
+ * 5. reply: a JSON body, or an event stream once the handler sends a
+ *    notification; the status comes from status.ts, the one place where
+ *    a protocol outcome becomes an HTTP status.
+ *
+ * McpHttpHandler is the Fetch-style core (a request in, a reply out);
+ * node.ts adapts it to node:http and fetch.ts to Request and Response.
+ */
+import { detectEra } from "../core/era.js";
+import { Codes, McpError } from "../core/errors.js";
+import type { NotificationSink } from "../core/exchange.js";
+import { batchRefused, readFrame } from "../core/framing.js";
+import { headerMismatch, HEADERS } from "../core/headers.js";
+import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
+import { MAX_MESSAGE_BYTES } from "../core/limits.js";
+import { EventStream } from "./event-stream.js";
+import { endpointGuard, LOCALHOST, originGuard, type Guard } from "./guards.js";
+import {
+  emptyReply,
+  errorReply,
+  jsonReply,
+  streamReply,
+  type HttpReply,
+  type HttpRequest,
+} from "./http-reply.js";
+import { LazyReply } from "./lazy-reply.js";
+import type { ServedSession, ServedSide } from "./served.js";
+import { HttpSessions } from "./sessions.js";
+import { refusalStatus, statusOf } from "./status.js";
+
+/** How the HTTP transport is set up. */
+export interface HttpOptions {
+  /** The MCP endpoint path (default `/mcp`). */
+  readonly endpoint?: string;
+  /**
+   * Host names accepted in `Host` and `Origin` (any port), against DNS
+   * rebinding. Default: localhost, 127.0.0.1, [::1]; `"any"` turns the
+   * check off (only behind something that does it).
+   */
+  readonly allowedHosts?: readonly string[] | "any";
+  /** The largest request body accepted, in bytes (default 4 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Interval of keep-alive comments on listen streams (default 15 s). */
+  readonly keepAliveMs?: number;
+  /** More guards, run in order after the built-in ones (for example, an authorization check). */
+  readonly guards?: readonly Guard[];
+}
+
+/** Where the notifications of a legacy notification go when the session has no standalone stream. */
+const NOWHERE: NotificationSink = { notify() {} };
+
+/** The transport-agnostic Streamable HTTP core of one served side. */
+export class McpHttpHandler {
+  readonly endpoint: string;
+  readonly maxBodyBytes: number;
+  private readonly guards: readonly Guard[];
+  private readonly keepAliveMs: number;
+  private readonly sessions: HttpSessions;
+
+  constructor(
+    readonly side: ServedSide,
+    options: HttpOptions = {},
+  ) {
+    this.endpoint = options.endpoint ?? "/mcp";
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_MESSAGE_BYTES;
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.guards = [
+      endpointGuard(this.endpoint),
+      originGuard(options.allowedHosts ?? LOCALHOST),
+      ...(options.guards ?? []),
+    ];
+    this.sessions = new HttpSessions(side);
+  }
+
+  /** Answers one HTTP request. Never throws: every failure is an HTTP status with a JSON-RPC error body. */
+  async handle(request: HttpRequest): Promise<HttpReply> {
+    try {
+      for (const guard of this.guards) {
+        const checked = guard(request);
+        const refusal = checked instanceof Promise ? await checked : checked;
+        if (refusal) return refusal;
+      }
+      if (request.method === "POST") return await this.post(request);
+      if (request.method === "GET") return this.openStandaloneStream(request);
+      if (request.method === "DELETE") return this.endSession(request);
+      return emptyReply(405, { allow: "POST, GET, DELETE" });
+    } catch (error) {
+      this.side.onError(error, "HTTP transport");
+      return errorReply(500, null, new McpError(Codes.InternalError, "Internal error"));
+    }
+  }
+
+  /** POST: framing, era, handler. */
+  private async post(request: HttpRequest): Promise<HttpReply> {
+    const frame = readFrame(request.body);
+    if (frame.kind === "invalid") return errorReply(400, null, frame.error);
+    if (frame.kind === "batch") return errorReply(400, null, batchRefused());
+    const message = frame.message;
+    const verdict = detectEra(message, {
+      declaredVersion: request.header(HEADERS.protocolVersion),
+      servesLegacy: this.side.servesLegacy,
+    });
+    if ("refused" in verdict)
+      return errorReply(refusalStatus(verdict.refused.code), message.id, verdict.refused);
+    return verdict.era === "modern" ? this.modern(message, request) : this.legacy(message, request);
+  }
+
+  /** A modern request: headers checked against the body, then served; the reply is lazy (JSON or a stream). */
+  private modern(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> | HttpReply {
+    const mismatch = headerMismatch(
+      message,
+      (name) => request.header(name),
+      (tool) => this.side.headerParameters(tool),
+    );
+    if (mismatch) return errorReply(refusalStatus(mismatch.code), message.id, mismatch);
+    const reply = new LazyReply(
+      message.method === "subscriptions/listen" ? this.keepAliveMs : undefined,
+    );
+    this.side.serve(message, { sink: reply, signal: request.signal }).then(
+      (outcome) => reply.finish(outcome, statusOf("modern", outcome)),
+      (error: unknown) => {
+        this.side.onError(error, "HTTP transport");
+        reply.finish(
+          {
+            response: errorResponse(message.id, {
+              code: Codes.InternalError,
+              message: "Internal error",
+            }),
+            refused: true,
+          },
+          500,
+        );
+      },
+    );
+    return reply.reply;
+  }
+
+  /** A legacy message: served in the session its Mcp-Session-Id names (`initialize` opens one). */
+  private async legacy(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> {
+    const isInitialize = message.method === "initialize";
+    const session = isInitialize ? this.sessions.open() : this.session(request);
+    if (!session) return this.noSession(request, message.id);
+    const headers = { [HEADERS.sessionId]: session.id };
+    if (isResponse(message))
+      return session.receive(message)
+        ? emptyReply(202, headers)
+        : errorReply(
+            400,
+            null,
+            new McpError(Codes.InvalidRequest, "Invalid Request: an answer to no pending request"),
+          );
+    if (!("id" in message)) {
+      const outcome = await session.serve(message, {
+        sink: session.standalone ?? NOWHERE,
+        signal: request.signal,
+      });
+      return outcome.response
+        ? jsonReply(statusOf("legacy", outcome), outcome.response, headers)
+        : emptyReply(202, headers);
+    }
+    // Requests answer on an event stream, so server-to-client requests (sampling, elicitation) can use it.
+    const stream = new EventStream();
+    void session.serve(message, { sink: stream, signal: request.signal }).then((outcome) => {
+      if (outcome.response) stream.notify(outcome.response);
+      stream.end();
+      if (isInitialize && outcome.response && "error" in outcome.response)
+        this.sessions.close(session.id);
+    });
+    return streamReply(stream, headers);
+  }
+
+  private session(request: HttpRequest): ServedSession | undefined {
+    const id = request.header(HEADERS.sessionId);
+    return id === undefined ? undefined : this.sessions.get(id);
+  }
+
+  /** A legacy message outside a session: 400 without Mcp-Session-Id, 404 with one that is not open. */
+  private noSession(request: HttpRequest, id: unknown): HttpReply {
+    return request.header(HEADERS.sessionId) === undefined
+      ? errorReply(
+          400,
+          id,
+          new McpError(
+            Codes.InvalidRequest,
+            "Bad Request: no Mcp-Session-Id (send initialize first)",
+          ),
+        )
+      : errorReply(404, id, new McpError(Codes.InvalidRequest, "Session not found"));
+  }
+
+  /** GET: a legacy session's standalone stream; the modern era has none (405). */
+  private openStandaloneStream(request: HttpRequest): HttpReply {
+    const session = this.session(request);
+    if (!session)
+      return request.header(HEADERS.sessionId) === undefined
+        ? emptyReply(405, { allow: "POST" })
+        : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
+    const stream = new EventStream();
+    stream.keepAliveEvery(this.keepAliveMs);
+    session.standalone = stream;
+    request.signal.addEventListener(
+      "abort",
+      () => {
+        if (session.standalone === stream) delete session.standalone;
+        stream.end();
+      },
+      { once: true },
+    );
+    return streamReply(stream, { [HEADERS.sessionId]: session.id });
+  }
+
+  /** DELETE: ends a legacy session. */
+  private endSession(request: HttpRequest): HttpReply {
+    const id = request.header(HEADERS.sessionId);
+    if (id === undefined) return emptyReply(405, { allow: "POST" });
+    return this.sessions.close(id)
+      ? emptyReply(200)
+      : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Transports: Streamable HTTP (a Fetch-style core with guards, adapted to
+ * node:http and to Request/Response) and stdio. The only part of the
+ * runtime that knows HTTP, and the only place where a protocol outcome
+ * becomes an HTTP status. It depends on core/ alone: the side it serves
+ * is anything shaped like ServedSide (an McpServer).
+ */
+export { EventStream } from "./event-stream.js";
+export { endpointGuard, LOCALHOST, originGuard, type Guard } from "./guards.js";
+export type { HttpReply, HttpRequest } from "./http-reply.js";
+export { McpHttpHandler, type HttpOptions } from "./http.js";
+export { fetchHandler } from "./fetch.js";
+export { nodeListener, serveHttp } from "./node.js";
+export type { ServedSession, ServedSide } from "./served.js";
+export { refusalStatus, statusOf } from "./status.js";
+export { serveStdio, type StdioOptions } from "./stdio.js";

@@ -1,0 +1,38 @@
+/**
+ * What a transport needs of the side it serves. McpServer (../server) has
+ * this shape; the transport never imports it, so the transport depends on
+ * core/ alone and a project without a server carries it unchanged.
+ */
+import type { Exchange, NotificationSink, Outcome } from "../core/exchange.js";
+import type { HeaderParameter } from "../core/headers.js";
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
+
+/** A legacy session (2025-11-25 and earlier), opened by `initialize`. */
+export interface ServedSession {
+  /** The session's id (HTTP: Mcp-Session-Id). */
+  readonly id: string;
+  /** The protocol version `initialize` negotiated (empty before); decides whether batches are allowed. */
+  readonly protocolVersion: string;
+  /** The stream for messages that belong to no request (HTTP: the GET stream; stdio: the connection). */
+  standalone?: NotificationSink;
+  /** Serves a request or notification of this session. */
+  serve(message: JsonRpcMessage, exchange: Exchange): Promise<Outcome>;
+  /** Takes the client's answer to a request the server sent; false when none waits for it. */
+  receive(answer: JsonRpcMessage): boolean;
+  /** Ends the session: what waits fails, what runs is aborted. */
+  close(): void;
+}
+
+/** The side a transport serves: a server. */
+export interface ServedSide {
+  /** Whether clients that open with `initialize` are served too. */
+  readonly servesLegacy: boolean;
+  /** Serves one modern-era message. */
+  serve(message: JsonRpcMessage, exchange: Exchange): Promise<Outcome>;
+  /** Opens a legacy session. */
+  openSession(): ServedSession;
+  /** The `x-mcp-header` parameters of a tool, which HTTP requests mirror into `Mcp-Param-*` headers. */
+  headerParameters(tool: string): readonly HeaderParameter[];
+  /** Reports a failure no client should see the details of. */
+  onError(error: unknown, where: string): void;
+}

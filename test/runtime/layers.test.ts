@@ -1,0 +1,158 @@
+/**
+ * The runtime's layers (templates/runtime): core/ imports nothing else,
+ * server/ and client/ import core/, transport/ imports core/ (never a
+ * protocol side: what it serves is an interface), and only the entry file
+ * at the root brings layers together. No import cycle anywhere, type-only
+ * imports included. Only transport/ may use node's HTTP, stream, readline
+ * and process modules: protocol code knows nothing of what carries it.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers.js";
+
+const RUNTIME = join(ROOT, "templates", "runtime");
+
+/** What each layer (the root entry is "") may import. */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  core: ["core"],
+  server: ["core", "server"],
+  client: ["core", "client"],
+  transport: ["core", "transport"],
+  "": ["core", "server", "client", "transport", ""],
+};
+/** Node modules a layer other than transport/ may import. */
+const PROTOCOL_NODE_MODULES = ["node:crypto"];
+
+/** Every .ts file under `dir`, relative to it, with `/` separators. */
+function sourceFiles(dir: string, sub = ""): string[] {
+  return readdirSync(join(dir, sub), { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return sourceFiles(dir, path);
+      return entry.name.endsWith(".ts") ? [path] : [];
+    })
+    .sort();
+}
+
+/** Every module a file names in an import or export (type-only ones too), as written. */
+function importsOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The import graph of the runtime's files: relative path → relative paths of the runtime files it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(RUNTIME)) {
+    const local = importsOf(readFileSync(join(RUNTIME, file), "utf8"))
+      .filter((name) => name.startsWith("."))
+      .map((name) =>
+        normalize(join(dirname(file), name.replace(/\.js$/, ".ts")))
+          .split("\\")
+          .join("/"),
+      );
+    graph.set(file, local);
+  }
+  return graph;
+}
+
+/** A cycle of the graph as the files along it (first = last), or undefined when it has none. */
+function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === "done") return undefined;
+    if (state.get(node) === "open") return [...path.slice(path.indexOf(node)), node];
+    state.set(node, "open");
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of [...graph.keys()].sort()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+function layerOf(file: string): string {
+  return file.includes("/") ? file.slice(0, file.indexOf("/")) : "";
+}
+
+describe("the runtime's layers", () => {
+  const graph = importGraph();
+
+  it("the cycle check finds a cycle, type-only imports included, and passes a graph without one", () => {
+    const cyclic = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+    ]);
+    expect(findCycle(cyclic)).toEqual(["a.ts", "b.ts", "c.ts", "a.ts"]);
+    expect(findCycle(new Map([["x.ts", ["x.ts"]]]))).toEqual(["x.ts", "x.ts"]);
+    expect(
+      findCycle(
+        new Map([
+          ["a.ts", ["b.ts", "c.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", []],
+        ]),
+      ),
+    ).toBe(undefined);
+    expect(importsOf('import type { A } from "./a.js";\nexport { b } from "./b.js";\n')).toEqual([
+      "./a.js",
+      "./b.js",
+    ]);
+  });
+
+  it("has no file outside the layers and the entry", () => {
+    expect([...graph.keys()].filter((file) => ALLOWED[layerOf(file)] === undefined)).toEqual([]);
+    expect(graph.has("index.ts")).toBe(true);
+  });
+
+  it("has no import cycle", () => {
+    expect(findCycle(graph)).toBe(undefined);
+  });
+
+  it("imports only files of the runtime, and each layer only the layers below it", () => {
+    const wrong: string[] = [];
+    for (const [file, imported] of graph) {
+      for (const target of imported) {
+        if (!graph.has(target))
+          wrong.push(`${file} imports ${target}, which is not in the runtime`);
+        else if (!ALLOWED[layerOf(file)]!.includes(layerOf(target)))
+          wrong.push(`${file} (${layerOf(file) || "entry"}) imports ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("leaves HTTP, streams and processes to transport/", () => {
+    const wrong = sourceFiles(RUNTIME)
+      .filter((file) => layerOf(file) !== "transport")
+      .flatMap((file) =>
+        importsOf(readFileSync(join(RUNTIME, file), "utf8"))
+          .filter((name) => !name.startsWith(".") && !PROTOCOL_NODE_MODULES.includes(name))
+          .map((name) => `${file} imports ${name}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it("every file is reachable from the entry or its layer's index", () => {
+    const roots = ["index.ts", ...[...graph.keys()].filter((f) => /^[a-z]+\/index\.ts$/.test(f))];
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const next of graph.get(file) ?? []) walk(next);
+    };
+    roots.forEach(walk);
+    expect([...graph.keys()].filter((f) => !seen.has(f))).toEqual([]);
+  });
+});
