@@ -156,6 +156,75 @@ describe("HTTP: Host and Origin (DNS rebinding)", () => {
   });
 });
 
+describe("HTTP: guards of the options", () => {
+  it("run after the built-in ones, in order; the first reply refuses the request, before its body is read", async () => {
+    const seen: string[] = [];
+    const handler = new McpHttpHandler(weatherServer(), {
+      guards: [
+        (request) => {
+          seen.push(`first ${request.path}`);
+          return undefined;
+        },
+        async (request) => {
+          seen.push("second");
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          return request.header("authorization") === "Bearer letmein"
+            ? undefined
+            : {
+                kind: "body",
+                status: 401,
+                headers: { "www-authenticate": "Bearer" },
+                body: "",
+              };
+        },
+      ],
+    });
+    const handle = fetchHandler(handler);
+    const attempt = (headers: Record<string, string>, path = "/mcp") =>
+      handle(
+        new Request(`http://localhost:8080${path}`, {
+          method: "POST",
+          headers: { ...discoverHeaders, ...headers },
+          body: "{ not even JSON",
+        }),
+      );
+    const refused = await attempt({});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toBe("Bearer");
+    expect((await attempt({}, "/elsewhere")).status).toBe(404);
+    expect(seen).toEqual(["first /mcp", "second"]);
+    expect((await attempt({ authorization: "Bearer letmein" })).status).toBe(400);
+  });
+});
+
+describe("HTTP: statuses of protocol errors (transport/status.ts)", () => {
+  it("-32021 from a handler asking for input the request's capabilities do not declare is 400; a handler's -32602 is 200", async () => {
+    const server = testServer();
+    server.tool({ name: "ask", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      await ctx.elicit("name", { message: "Name?", requestedSchema: { type: "object" } });
+      return { content: [] };
+    });
+    const handle = fetchHandler(new McpHttpHandler(server));
+    const call = async (name: string) => {
+      const message = request("tools/call", { name, arguments: {} });
+      const response = await handle(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: headersFor(message),
+          body: JSON.stringify(message),
+        }),
+      );
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const asked = await call("ask");
+    expect(asked.status).toBe(400);
+    expect(asked.body).toMatchObject({ error: { code: -32021 } });
+    const unknown = await call("nope");
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ error: { code: -32602, message: "Unknown tool: nope" } });
+  });
+});
+
 describe("HTTP: body limit", () => {
   it("answers a body over maxBodyBytes with 413 and a JSON-RPC error, and keeps serving", async () => {
     const big = JSON.stringify(
@@ -332,6 +401,67 @@ describe("HTTP: a legacy (2025-11-25) session", () => {
       "00000000-0000-0000-0000-000000000000",
     );
     expect(unknown.status).toBe(404);
+  });
+
+  it("a batch is served only in a session that negotiated 2025-03-26: answers on one stream; elsewhere 400", async () => {
+    const open = async (protocolVersion: string) => {
+      const init = await legacyPost({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      });
+      return init.headers.get("mcp-session-id")!;
+    };
+    const batch = (session: string, items: unknown[]) =>
+      post(url, JSON.stringify(items), {
+        "mcp-method": undefined,
+        "mcp-protocol-version": undefined,
+        "mcp-session-id": session,
+      });
+    const old = await open("2025-03-26");
+    const served = await batch(old, [
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: "a", method: "tools/list" },
+      {
+        jsonrpc: "2.0",
+        id: "b",
+        method: "tools/call",
+        params: { name: "get_weather", arguments: { city: "Rome" } },
+      },
+      42,
+    ]);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("text/event-stream");
+    const byId = new Map(served.messages.map((m) => [m.id, m]));
+    expect(byId.get("a")).toMatchObject({ result: { tools: [{ name: "get_weather" }] } });
+    expect(byId.get("b")).toMatchObject({ result: { content: [{ text: "sunny in Rome" }] } });
+    expect(byId.get(null)).toMatchObject({ error: { code: -32600 } });
+    expect(served.messages).toHaveLength(3);
+
+    expect(
+      (await batch(old, [{ jsonrpc: "2.0", method: "notifications/initialized" }])).status,
+    ).toBe(202);
+    const empty = await batch(old, []);
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ error: { data: { reason: "the batch is empty" } } });
+    const withInitialize = await batch(old, [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: {} },
+    ]);
+    expect(withInitialize.body).toMatchObject({
+      error: { data: { reason: "initialize must not be part of a batch" } },
+    });
+
+    const current = await open("2025-11-25");
+    const refused = await batch(current, [{ jsonrpc: "2.0", id: "a", method: "tools/list" }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: {
+        code: -32600,
+        data: { reason: "batches are not supported (only a 2025-03-26 session may send them)" },
+      },
+    });
+    expect((await batch("00000000-0000-0000-0000-000000000000", [])).status).toBe(404);
   });
 
   it("a modern request on the same endpoint is still served statelessly", async () => {

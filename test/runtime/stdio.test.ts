@@ -128,6 +128,34 @@ describe("stdio", () => {
     await done;
   });
 
+  it("serves a batch in a 2025-03-26 session, answering with one array, and refuses one in a 2025-11-25 session", async () => {
+    const { reader, send, input, done } = connect();
+    send({ ...initialize, params: { ...initialize.params, protocolVersion: "2025-03-26" } });
+    expect(await reader.next()).toMatchObject({ result: { protocolVersion: "2025-03-26" } });
+    send([
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "b" } },
+      },
+    ]);
+    const answers = (await reader.next()) as unknown as Array<Record<string, unknown>>;
+    expect(Array.isArray(answers)).toBe(true);
+    expect(answers).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "b" }] } },
+    ]);
+    send(initialize);
+    await reader.next();
+    send([{ jsonrpc: "2.0", id: 3, method: "ping" }]);
+    expect(await reader.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    input.end();
+    await done;
+  });
+
   it("refuses a request without the envelope before initialize with -32602", async () => {
     const { reader, send, input, done } = connect();
     send({ jsonrpc: "2.0", id: 5, method: "tools/list" });

@@ -4,7 +4,14 @@
  * errors and limits. It knows nothing of HTTP statuses, and nothing of
  * whether it runs in a server or a client.
  */
-export { Codes, McpError, invalidParams, methodNotFound, missingCapability } from "./errors.js";
+export {
+  Codes,
+  McpError,
+  RemoteError,
+  invalidParams,
+  methodNotFound,
+  missingCapability,
+} from "./errors.js";
 export {
   claimsModern,
   detectEra,

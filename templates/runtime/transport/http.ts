@@ -3,7 +3,8 @@
  *
  * 1. guards: the endpoint path, then Host and Origin (DNS rebinding), then
  *    the guards of the options (guards.ts);
- * 2. framing: the body is one JSON-RPC message or a batch (core/framing);
+ * 2. framing: the body is one JSON-RPC message, or a batch, which only a
+ *    2025-03-26 session may send (core/framing);
  * 3. era: the `_meta` envelope makes a message modern, anything else is
  *    legacy (core/era);
  * 4. handler: a modern request has its Mcp-* headers checked against the
@@ -19,7 +20,7 @@
 import { detectEra } from "../core/era.js";
 import { Codes, McpError } from "../core/errors.js";
 import type { NotificationSink } from "../core/exchange.js";
-import { batchRefused, readFrame } from "../core/framing.js";
+import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import { headerMismatch, HEADERS } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
@@ -104,7 +105,7 @@ export class McpHttpHandler {
   private async post(request: HttpRequest): Promise<HttpReply> {
     const frame = readFrame(request.body);
     if (frame.kind === "invalid") return errorReply(400, null, frame.error);
-    if (frame.kind === "batch") return errorReply(400, null, batchRefused());
+    if (frame.kind === "batch") return this.batch(frame.items, request);
     const message = frame.message;
     const verdict = detectEra(message, {
       declaredVersion: request.header(HEADERS.protocolVersion),
@@ -176,6 +177,44 @@ export class McpHttpHandler {
       if (isInitialize && outcome.response && "error" in outcome.response)
         this.sessions.close(session.id);
     });
+    return streamReply(stream, headers);
+  }
+
+  /**
+   * A JSON-RPC batch: served only in a session that negotiated 2025-03-26
+   * (core/framing). Answers go back to the session, notifications are
+   * served, and the responses to the requests share one event stream,
+   * which ends after the last (spec 2025-03-26: Streamable HTTP, sending
+   * messages to the server).
+   */
+  private batch(items: readonly unknown[], request: HttpRequest): HttpReply {
+    const session = this.session(request);
+    if (!session && request.header(HEADERS.sessionId) !== undefined)
+      return this.noSession(request, null);
+    if (!session || !allowsBatches(session.protocolVersion))
+      return errorReply(400, null, batchRefused());
+    const split = splitBatch(items);
+    if (split instanceof McpError) return errorReply(400, null, split);
+    const headers = { [HEADERS.sessionId]: session.id };
+    const requests: JsonRpcMessage[] = [];
+    for (const message of split.messages) {
+      if (isResponse(message)) session.receive(message);
+      else if ("id" in message) requests.push(message);
+      else
+        void session.serve(message, {
+          sink: session.standalone ?? NOWHERE,
+          signal: request.signal,
+        });
+    }
+    if (requests.length === 0 && split.invalid.length === 0) return emptyReply(202, headers);
+    const stream = new EventStream();
+    for (const error of split.invalid) stream.notify(errorResponse(null, error.toJSON()));
+    void Promise.all(
+      requests.map(async (message) => {
+        const outcome = await session.serve(message, { sink: stream, signal: request.signal });
+        if (outcome.response) stream.notify(outcome.response);
+      }),
+    ).then(() => stream.end());
     return streamReply(stream, headers);
   }
 

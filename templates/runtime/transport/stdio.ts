@@ -5,19 +5,22 @@
  * (core/era), then the served side (modern) or the connection's one
  * legacy session, which `initialize` opens. `notifications/cancelled`
  * cancels a running request of either era, and ends a listen
- * subscription.
+ * subscription. A batch is served only in a 2025-03-26 session, and
+ * answered with one array.
  */
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { detectEra, missingEnvelope } from "../core/era.js";
+import { McpError } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
-import { batchRefused, readFrame, writeFrame } from "../core/framing.js";
+import { allowsBatches, batchRefused, readFrame, splitBatch, writeFrame } from "../core/framing.js";
 import {
   errorResponse,
   isResponse,
   paramsOf,
   type JsonRpcId,
   type JsonRpcMessage,
+  type JsonRpcResponse,
 } from "../core/jsonrpc.js";
 import type { ServedSession, ServedSide } from "./served.js";
 
@@ -31,32 +34,27 @@ export interface StdioOptions {
 export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const send = (message: JsonRpcMessage) => output.write(`${writeFrame(message)}\n`);
+  const send = (message: unknown) => output.write(`${writeFrame(message)}\n`);
   const sink = { notify: send };
   const running = new Map<JsonRpcId, AbortController>();
   let session: ServedSession | undefined;
 
-  const serve = async (message: JsonRpcMessage) => {
+  /** Serves one message; resolves with the response to write, if any. */
+  const serve = async (message: JsonRpcMessage): Promise<JsonRpcResponse | undefined> => {
     if (isResponse(message)) {
       session?.receive(message);
-      return;
+      return undefined;
     }
     if (message.method === "notifications/cancelled") {
       running.get(paramsOf(message).requestId as JsonRpcId)?.abort();
       await session?.serve(message, { sink, signal: new AbortController().signal });
-      return;
+      return undefined;
     }
     const verdict = detectEra(message, { servesLegacy: side.servesLegacy });
     const era = "era" in verdict ? verdict.era : undefined;
     if (era === undefined || (era === "legacy" && !session && message.method !== "initialize")) {
-      if ("id" in message)
-        send(
-          errorResponse(
-            message.id,
-            ("refused" in verdict ? verdict.refused : missingEnvelope()).toJSON(),
-          ),
-        );
-      return;
+      const refusal = "refused" in verdict ? verdict.refused : missingEnvelope();
+      return "id" in message ? errorResponse(message.id, refusal.toJSON()) : undefined;
     }
     if (era === "legacy" && message.method === "initialize") {
       session?.close();
@@ -72,19 +70,43 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
         era === "modern"
           ? await side.serve(message, exchange)
           : await session!.serve(message, exchange);
-      if (outcome.response && !controller.signal.aborted) send(outcome.response);
+      // A cancelled request gets no response (spec: cancellation).
+      return controller.signal.aborted ? undefined : outcome.response;
     } finally {
       if (id !== undefined) running.delete(id);
     }
+  };
+
+  /** A batch: only in a session that negotiated 2025-03-26; the responses go back as one array. */
+  const serveBatch = async (items: readonly unknown[]): Promise<unknown> => {
+    if (!session || !allowsBatches(session.protocolVersion))
+      return errorResponse(null, batchRefused().toJSON());
+    const split = splitBatch(items);
+    if (split instanceof McpError) return errorResponse(null, split.toJSON());
+    const answered = await Promise.all(split.messages.map(serve));
+    const responses = [
+      ...split.invalid.map((error) => errorResponse(null, error.toJSON())),
+      ...answered.filter((response) => response !== undefined),
+    ];
+    return responses.length > 0 ? responses : undefined;
   };
 
   const lines = createInterface({ input, crlfDelay: Infinity });
   lines.on("line", (line) => {
     if (line.trim() === "") return;
     const frame = readFrame(line);
-    if (frame.kind === "invalid") send(errorResponse(null, frame.error.toJSON()));
-    else if (frame.kind === "batch") send(errorResponse(null, batchRefused().toJSON()));
-    else serve(frame.message).catch((error: unknown) => side.onError(error, "stdio transport"));
+    const answer =
+      frame.kind === "invalid"
+        ? Promise.resolve(errorResponse(null, frame.error.toJSON()))
+        : frame.kind === "batch"
+          ? serveBatch(frame.items)
+          : serve(frame.message);
+    answer.then(
+      (response) => {
+        if (response !== undefined) send(response);
+      },
+      (error: unknown) => side.onError(error, "stdio transport"),
+    );
   });
   return new Promise((resolve) =>
     lines.on("close", () => {
