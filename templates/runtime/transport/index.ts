@@ -1,6 +1,7 @@
 /**
  * Transports: Streamable HTTP (a Fetch-style core with guards, adapted to
- * node:http and to Request/Response) and stdio. The only part of the
+ * node:http and to Request/Response), and stdio as a server (serveStdio)
+ * and as a client that starts the server (connectStdio). The only part of the
  * runtime that knows HTTP, and the only place where a protocol outcome
  * becomes an HTTP status. It depends on core/ alone: the side it serves
  * is anything shaped like ServedSide (an McpServer).
@@ -14,3 +15,9 @@ export { nodeListener, serveHttp } from "./node.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
 export { serveStdio, type StdioOptions } from "./stdio.js";
+export {
+  connectStdio,
+  type ChildExit,
+  type StdioClientOptions,
+  type StdioConnection,
+} from "./stdio-client.js";

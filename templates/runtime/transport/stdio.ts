@@ -8,12 +8,11 @@
  * subscription. A batch is served only in a 2025-03-26 session, and
  * answered with one array.
  */
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { detectEra, missingEnvelope } from "../core/era.js";
 import { McpError } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
-import { allowsBatches, batchRefused, readFrame, splitBatch, writeFrame } from "../core/framing.js";
+import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import {
   errorResponse,
   isResponse,
@@ -22,6 +21,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from "../core/jsonrpc.js";
+import { readLines, writeLine } from "./lines.js";
 import type { ServedSession, ServedSide } from "./served.js";
 
 /** Where the stdio transport reads and writes (process.stdin / process.stdout by default). */
@@ -34,7 +34,7 @@ export interface StdioOptions {
 export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const send = (message: unknown) => output.write(`${writeFrame(message)}\n`);
+  const send = (message: unknown) => writeLine(output, message);
   const sink = { notify: send };
   const running = new Map<JsonRpcId, AbortController>();
   let session: ServedSession | undefined;
@@ -91,9 +91,7 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     return responses.length > 0 ? responses : undefined;
   };
 
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  lines.on("line", (line) => {
-    if (line.trim() === "") return;
+  const ended = readLines(input, (line) => {
     const frame = readFrame(line);
     const answer =
       frame.kind === "invalid"
@@ -108,11 +106,8 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
       (error: unknown) => side.onError(error, "stdio transport"),
     );
   });
-  return new Promise((resolve) =>
-    lines.on("close", () => {
-      for (const controller of running.values()) controller.abort();
-      session?.close();
-      resolve();
-    }),
-  );
+  return ended.then(() => {
+    for (const controller of running.values()) controller.abort();
+    session?.close();
+  });
 }
