@@ -334,7 +334,7 @@ export async function generatedFiles(
     ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),
     ...formatted,
     ...toolFiles.filter((f) => f.path.includes("tool-validators")),
-    ...runtimeFiles(version),
+    ...runtimeFiles(settings.kind, version),
   ];
 }
 
@@ -373,14 +373,25 @@ async function protocolFiles(
   return [...result.files];
 }
 
-/** The runtime, copied with a banner naming mcp-gen's version. */
-function runtimeFiles(version: string): EmittedFile[] {
+/**
+ * The parts of templates/runtime each kind of project carries: the layers
+ * its side needs (never the other side's: a server project has no client/)
+ * and the entry file at the root of src/mcp-gen/runtime/. Each layer
+ * imports only core/ and itself, so any such set compiles on its own.
+ */
+const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
+  server: ["index.ts", "core/", "server/", "transport/"],
+};
+
+/** The runtime a project of `kind` carries, copied with a banner naming mcp-gen's version. */
+export function runtimeFiles(kind: ProjectSettings["kind"], version: string): EmittedFile[] {
   const dir = templatesDir("runtime");
+  const parts = RUNTIME_PARTS[kind];
   return listTemplateFiles(dir)
-    .filter((f) => f.endsWith(".ts"))
+    .filter((f) => f.endsWith(".ts") && parts.some((part) => f === part || f.startsWith(part)))
     .map((f) => ({
       path: `src/mcp-gen/runtime/${f}`,
-      contents: `/**\n * ${BANNER_MARK} ${version}: its server runtime, copied into this project. Do not edit: \`npx mcp-gen generate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
+      contents: `/**\n * ${BANNER_MARK} ${version}: its ${kind} runtime, copied into this project. Do not edit: \`npx mcp-gen generate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
     }));
 }
 
