@@ -83,6 +83,20 @@ export const catalog = {
     fix: () =>
       "unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas",
   }),
+  MCPG107: entry<{ revision: string; folder: string; reason: string }>({
+    severity: "note",
+    message: (p) =>
+      `the files are mcp-gen's committed ${p.folder}, the same as generation writes but for the banners' regenerate line, since the schemas could not be had (${p.reason})`,
+    fix: (p) =>
+      `to generate from the schemas themselves, run \`mcp-gen schema pull ${p.revision}\` while online or set MCP_GEN_SCHEMA_DIR`,
+  }),
+  MCPG108: entry<{ missing: readonly string[]; looked: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `upstream files missing: ${p.missing.join(", ")} (looked in ${p.looked.join(", ")}; downloads are disabled by MCP_GEN_OFFLINE=1)`,
+    fix: () =>
+      "set MCP_GEN_SCHEMA_DIR to a folder that holds them, or unset MCP_GEN_OFFLINE and run `mcp-gen schema pull --all`",
+  }),
   MCPG201: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `malformed JSON: ${p.reason}`,

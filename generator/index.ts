@@ -7,7 +7,8 @@
  */
 import { checkExtensions } from "./check/check-extensions.js";
 import { checkSources } from "./check/check-sources.js";
-import { diagnostic, throwIfErrors, type Diagnostic } from "./diagnostics.js";
+import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagnostics.js";
+import { committedOutput } from "./load/committed-output.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
 import { validatorSources, type CompiledFor } from "./emit/emit-validators.js";
 import { formatFiles } from "./format/format.js";
@@ -88,15 +89,63 @@ function byPath(files: EmittedFile[]): EmittedFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function bannerOptions(options: GenerateOptions, model: McpModel) {
+/** The command banners name: the caller's, or the flags of this run. */
+function regenerateCommand(options: GenerateOptions): string {
   const extensionFlags = (options.extensions ?? []).map((e) => ` --extension ${e}`).join("");
+  return (
+    options.regenerateCommand ??
+    `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`
+  );
+}
+
+function bannerOptions(options: GenerateOptions, model: McpModel) {
   return {
-    regenerate:
-      options.regenerateCommand ??
-      `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`,
+    regenerate: regenerateCommand(options),
     options: { extensions: model.extensions.map((e) => e.id).join(", ") || "none" },
     ...(options.stampVersion === false ? {} : { toolVersion: packageVersion() }),
   };
+}
+
+/** What {@link generateFiles} returns: {@link generate}'s result, or mcp-gen's committed files, which come without a model. */
+export type FilesResult =
+  | GenerateResult
+  | {
+      readonly files: readonly EmittedFile[];
+      readonly model?: undefined;
+      readonly diagnostics: readonly Diagnostic[];
+    };
+
+/**
+ * {@link generate}, except that when a known revision's schemas cannot be
+ * had (offline, nothing cached), the files are mcp-gen's committed output
+ * for that revision and its known extensions (generated/), with this run's
+ * regenerate command in the banners and a note (MCPG107) saying so. They
+ * are the files generation would write: the schemas are pinned by sha256.
+ */
+export async function generateFiles(options: GenerateOptions): Promise<FilesResult> {
+  try {
+    return await generate(options);
+  } catch (error) {
+    const unavailable =
+      error instanceof McpGenError &&
+      error.diagnostics.length > 0 &&
+      error.diagnostics.every((d) => d.code === "MCPG102" || d.code === "MCPG603");
+    const committed =
+      unavailable &&
+      committedOutput(options.spec, options.extensions ?? [], regenerateCommand(options));
+    if (!committed) throw error;
+    const reason = error.diagnostics.map((d) => d.message).join("; ");
+    return {
+      files: committed.files,
+      diagnostics: [
+        diagnostic(
+          "MCPG107",
+          { revision: options.spec, folder: committed.folder, reason },
+          { file: "--spec" },
+        ),
+      ],
+    };
+  }
 }
 
 function appliedPatchNotes(model: McpModel): Diagnostic[] {

@@ -1,13 +1,68 @@
 /**
- * Builds dist/ once before the suite, so tests that run the CLI as a child
- * process test the code under review, not a stale build.
+ * Runs once before the suite:
+ * - builds dist/, so tests that run the CLI as a child process test the
+ *   code under review, not a stale build;
+ * - finds the upstream files the tests read (every revision's schemas, the
+ *   2026-07-28 examples, the Tasks extension and its specification) the
+ *   way mcp-gen finds schemas: MCP_GEN_SCHEMA_DIR, then ../shared/mcp-schema
+ *   beside the repository, then the user cache; when none holds them all,
+ *   the cache is filled from what those folders have and a verified
+ *   download of the rest (unless MCP_GEN_OFFLINE=1). Every file must have
+ *   its pinned sha256. Tests themselves never download.
  */
 import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { TestProject } from "vitest/node";
+import { formatDiagnostic, McpGenError } from "../generator/diagnostics.js";
+import { readRegistry } from "../generator/load/registry.js";
+import { defaultSchemaSources } from "../generator/load/resolve-spec.js";
+import { everyPinnedSet, gapsIn, pullEverything } from "../generator/load/upstream-files.js";
 
-export default function setup(): void {
-  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], {
-    cwd: resolve(import.meta.dirname, ".."),
-    stdio: "inherit",
-  });
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The folder holding every upstream file the tests read, verified. */
+    schemaDir: string;
+  }
+}
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+export default async function setup(project: TestProject): Promise<void> {
+  execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  project.provide("schemaDir", await upstreamFolder());
+}
+
+async function upstreamFolder(): Promise<string> {
+  const sources = defaultSchemaSources();
+  const registry = readRegistry();
+  const sets = everyPinnedSet(registry);
+  const candidates = [
+    ...(process.env.MCP_GEN_SCHEMA_DIR ? [process.env.MCP_GEN_SCHEMA_DIR] : []),
+    resolve(ROOT, "..", "shared", "mcp-schema"),
+    join(sources.cacheDir, "schemas"),
+  ].filter((dir) => existsSync(dir));
+  for (const dir of candidates) {
+    const gaps = gapsIn(dir, sets);
+    if (gaps.mismatched.length > 0)
+      throw new Error(
+        `tests: these upstream files do not have their pinned sha256: ${gaps.mismatched.join(", ")}. ` +
+          "Delete them (or fix MCP_GEN_SCHEMA_DIR) and run the tests again.",
+      );
+    if (gaps.missing.length === 0) return dir;
+  }
+  try {
+    const dir = await pullEverything(registry, sources, candidates);
+    process.stderr.write(`tests: upstream files gathered in ${dir}\n`);
+    return dir;
+  } catch (error) {
+    if (!(error instanceof McpGenError)) throw error;
+    const lines = error.diagnostics.map(formatDiagnostic);
+    const shown =
+      lines.length > 5 ? [...lines.slice(0, 5), `... and ${lines.length - 5} more`] : lines;
+    throw new Error(
+      `tests need the upstream MCP files; set MCP_GEN_SCHEMA_DIR to a folder that holds them, or run online:\n${shown.join("\n")}`,
+      { cause: error },
+    );
+  }
 }

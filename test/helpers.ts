@@ -1,15 +1,17 @@
 /**
  * Shared test helpers: where things are, and one way to run the generator.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { afterAll } from "vitest";
 import { generate, type GenerateResult } from "../generator/index.js";
 import type { SchemaSources } from "../generator/load/resolve-spec.js";
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, "..");
-/** The upstream schemas (../shared/mcp-schema unless MCP_GEN_SCHEMA_DIR says otherwise). */
+/** The upstream files, verified (test/global-setup.ts finds them; test/setup.ts sets MCP_GEN_SCHEMA_DIR). */
 export const SCHEMA_DIR = process.env.MCP_GEN_SCHEMA_DIR!;
 /** Every known revision, oldest first. */
 export const REVISIONS = [
@@ -23,6 +25,19 @@ export const REVISIONS = [
 /** Schema sources for tests: the upstream folder, a private cache, never the network. */
 export function testSources(): SchemaSources {
   return { schemaDir: SCHEMA_DIR, cacheDir: process.env.MCP_GEN_CACHE_DIR!, allowDownload: false };
+}
+
+const made = new Set<string>();
+// Registered while the importing test file is collected, so it runs after that file's tests (concurrent ones too).
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new empty folder under the test file's temporary folder, removed after the file. */
+export function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-gen-${label}-`));
+  made.add(dir);
+  return dir;
 }
 
 const cache = new Map<string, Promise<GenerateResult>>();

@@ -1,17 +1,36 @@
 /**
- * Points mcp-gen at the upstream schemas in ../shared (never downloads
- * during tests) and at a private cache folder.
+ * Runs before each test file, in its worker:
+ * - points mcp-gen at the upstream files global-setup.ts found, offline;
+ * - gives the file a temporary folder of its own (TMPDIR, which os.tmpdir()
+ *   and the child processes tests start use) and a private cache;
+ * - after the file, fails it if anything is left in that temporary folder,
+ *   naming what, then removes the folder. Tests clean up after themselves
+ *   (tempDir() in helpers.ts does); this check keeps it that way.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { afterAll, inject } from "vitest";
 
-const shared = resolve(import.meta.dirname, "..", "..", "shared", "mcp-schema");
-process.env.MCP_GEN_SCHEMA_DIR ??= shared;
+process.env.MCP_GEN_SCHEMA_DIR = inject("schemaDir");
 process.env.MCP_GEN_OFFLINE = "1";
-process.env.MCP_GEN_CACHE_DIR ??= mkdtempSync(join(tmpdir(), "mcp-gen-test-cache-"));
-if (!existsSync(process.env.MCP_GEN_SCHEMA_DIR)) {
-  throw new Error(
-    `tests need the upstream MCP schemas: set MCP_GEN_SCHEMA_DIR (looked in ${process.env.MCP_GEN_SCHEMA_DIR})`,
-  );
-}
+
+// The OS temporary folder, before this file's own replaces it (a worker may run several files).
+const osTmp = (process.env.MCP_GEN_TEST_OS_TMPDIR ??= tmpdir());
+const root = mkdtempSync(join(osTmp, "mcp-gen-test-"));
+const tmp = join(root, "tmp");
+mkdirSync(tmp);
+process.env.TMPDIR = tmp;
+process.env.MCP_GEN_CACHE_DIR = join(root, "cache");
+// tsx keeps a transform cache in the temporary folder (tsx-<uid>); children that run tsx here go without it.
+process.env.TSX_DISABLE_CACHE = "1";
+
+afterAll(() => {
+  const left = readdirSync(tmp);
+  rmSync(root, { recursive: true, force: true });
+  if (left.length > 0)
+    throw new Error(
+      `this test file left ${left.length} entries in its temporary folder: ${left.sort().join(", ")}. ` +
+        "Make them with tempDir() from test/helpers.ts, or remove them in afterAll.",
+    );
+});

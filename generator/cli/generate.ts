@@ -75,9 +75,13 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       );
     if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
     // Loaded here, not at start-up, so --help and usage errors answer at once.
-    const { checkOutput, generate, staleFileDiagnostics, writeOutput } =
+    const { checkOutput, generateFiles, staleFileDiagnostics, writeOutput } =
       await import("../index.js");
-    const result = await generate({ spec: args.spec, extensions: args.extension, out: args.out });
+    const result = await generateFiles({
+      spec: args.spec,
+      extensions: args.extension,
+      out: args.out,
+    });
     printDiagnostics(result.diagnostics, args.quiet);
     if (args.check) {
       const stale = checkOutput(args.out, result.files);

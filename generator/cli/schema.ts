@@ -1,6 +1,6 @@
 /**
- * `mcp-gen schema pull <revision|extension>` fills the cache from the
- * canonical upstream location (checked against the pinned sha256);
+ * `mcp-gen schema pull <revision|extension>` (or `--all`) fills the cache
+ * from the canonical upstream location (checked against the pinned sha256);
  * `mcp-gen schema list` shows the known revisions and extensions.
  */
 import type { Argv, CommandModule } from "yargs";
@@ -16,25 +16,44 @@ export const schemaCommand: CommandModule = {
   describe: "Manage the MCP schemas mcp-gen reads",
   builder: (y: Argv) =>
     y
-      .command<{ revision: string }>({
-        command: "pull <revision>",
+      .command<{ revision?: string; all: boolean }>({
+        command: "pull [revision]",
         describe:
-          "Download a revision's schema.json and schema.ts (or a known extension's files) into the cache, verifying their sha256",
+          "Download a revision's schema.json, schema.ts and example messages (or a known extension's files) into the cache, verifying their sha256",
         builder: (c) =>
-          c.positional("revision", {
-            type: "string",
-            demandOption: true,
-            describe: "A revision (2026-07-28) or a known extension (tasks)",
-          }) as never,
+          c
+            .positional("revision", {
+              type: "string",
+              describe: "A revision (2026-07-28) or a known extension (tasks)",
+            })
+            .option("all", {
+              type: "boolean",
+              default: false,
+              describe:
+                "Every pinned upstream file: all revisions, their examples, the known extensions and their documents (what mcp-gen's own tests read)",
+            })
+            .check((a) =>
+              a.all === (a.revision !== undefined)
+                ? "name a revision or extension, or pass --all (not both)"
+                : true,
+            ) as never,
         handler: async (args) => {
+          if (args.all) {
+            const { pullEverything } = await import("../load/upstream-files.js");
+            process.stdout.write(
+              `${await pullEverything(readRegistry(), defaultSchemaSources())}\n`,
+            );
+            return;
+          }
+          const revision = args.revision!;
           const { knownExtensions, pullExtension } = await extensions();
           const isExtension = knownExtensions().some(
-            (k) => k.manifest.name === args.revision || k.manifest.id === args.revision,
+            (k) => k.manifest.name === revision || k.manifest.id === revision,
           );
           const dir = isExtension
-            ? await pullExtension(args.revision, defaultSchemaSources())
-            : await pullRevision(args.revision, readRegistry(), defaultSchemaSources());
-          process.stdout.write(`${args.revision}: ${dir}\n`);
+            ? await pullExtension(revision, defaultSchemaSources())
+            : await pullRevision(revision, readRegistry(), defaultSchemaSources());
+          process.stdout.write(`${revision}: ${dir}\n`);
         },
       })
       .command({

@@ -1,6 +1,7 @@
 /**
  * The registry of known MCP revisions (schema/revisions.json): canonical
- * upstream URLs and pinned sha256 of each file, plus facts about each
+ * upstream URLs and pinned sha256 of each file (the schemas, and the
+ * example messages upstream ships beside them), plus facts about each
  * revision that generating one revision needs to know about the others
  * (which methods and error codes each defines).
  */
@@ -19,6 +20,12 @@ export interface PinnedFile {
 export interface RegistryRevision {
   readonly dialect: Dialect;
   readonly files: { readonly "schema.json": PinnedFile; readonly "schema.ts": PinnedFile };
+  /**
+   * Example messages upstream ships with the revision, by path below
+   * `<revision>/examples/` (`CallToolRequest/call-tool.json`). Generation
+   * never reads them; `mcp-gen schema pull` fetches them with the schemas.
+   */
+  readonly examples?: Readonly<Record<string, PinnedFile>>;
   /** Request methods the revision defines. */
   readonly methods: readonly string[];
   /** Notification methods the revision defines. */
@@ -41,12 +48,20 @@ export interface Registry {
   readonly upstream: { readonly repository: string; readonly commit: string };
   readonly revisions: Readonly<Record<string, RegistryRevision>>;
   readonly specTextErrorCodes: readonly SpecTextErrorCode[];
+  /**
+   * Further upstream files, by the folder they are kept in below
+   * MCP_GEN_SCHEMA_DIR and the cache (`extensions/tasks`), then by name:
+   * texts mcp-gen's own tests read, such as an extension's specification.
+   * `mcp-gen schema pull --all` fetches them.
+   */
+  readonly documents: Readonly<Record<string, Readonly<Record<string, PinnedFile>>>>;
 }
 
 /** schema/revisions.json as scripts/update-registry.ts writes it: facts a revision lacks take defaults. */
 export interface RevisionsFile {
   readonly upstream: Registry["upstream"];
   readonly revisions: Readonly<Record<string, Partial<RegistryRevision>>>;
+  readonly documents?: Registry["documents"];
 }
 
 /** schema/error-codes.json. */
@@ -73,6 +88,7 @@ export function readRegistry(): Registry {
     upstream: revisions.upstream,
     revisions: Object.fromEntries(entries),
     specTextErrorCodes: codes.codes,
+    documents: revisions.documents ?? {},
   };
   return cached;
 }

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { knownRevisions, type PinnedFile, type Registry } from "./registry.js";
 import type { InputFile } from "./types.js";
@@ -105,9 +105,17 @@ export interface PinnedSet {
   readonly files: Readonly<Record<string, PinnedFile>>;
 }
 
-/** A revision's pinned set. */
+/** A revision's pinned set: its schema.json and schema.ts. */
 export function revisionSet(revision: string, registry: Registry): PinnedSet {
   return { folder: revision, files: registry.revisions[revision]!.files };
+}
+
+/** A revision's example messages (`<revision>/examples/<Definition>/<name>.json`), when upstream ships any. */
+export function examplesSet(revision: string, registry: Registry): PinnedSet | undefined {
+  const examples = registry.revisions[revision]?.examples;
+  return examples && Object.keys(examples).length > 0
+    ? { folder: `${revision}/examples`, files: examples }
+    : undefined;
 }
 
 /**
@@ -184,9 +192,11 @@ function readPinned(set: PinnedSet, dir: string): Record<string, InputFile> {
 }
 
 /**
- * Downloads a known revision's files into the cache, verifying each against
- * its pinned sha256 before anything is written. Returns the cache folder.
- * Refuses when downloads are disabled; reports every file that failed.
+ * Downloads a known revision's files into the cache (its schemas and, when
+ * upstream ships them, its example messages), verifying each against its
+ * pinned sha256 before anything is written. Returns the revision's cache
+ * folder. Refuses when downloads are disabled; reports every file that
+ * failed.
  */
 export async function pullRevision(
   revision: string,
@@ -196,24 +206,68 @@ export async function pullRevision(
   if (!registry.revisions[revision])
     throw new McpGenError([diagnostic("MCPG101", { revision, known: knownRevisions(registry) })]);
   if (!sources.allowDownload) throw new McpGenError([diagnostic("MCPG106", { revision })]);
-  return downloadPinnedSet(revisionSet(revision, registry), sources);
+  const examples = examplesSet(revision, registry);
+  return downloadPinnedSets(
+    [revisionSet(revision, registry), ...(examples ? [examples] : [])],
+    sources,
+  ).then(([dir]) => dir!);
 }
+
+/** How many downloads run at once. */
+const DOWNLOADS_AT_ONCE = 8;
 
 /** Downloads every file of a set into the cache, all verified before any is written. */
 export async function downloadPinnedSet(set: PinnedSet, sources: SchemaSources): Promise<string> {
+  return (await downloadPinnedSets([set], sources))[0]!;
+}
+
+/**
+ * Downloads every file of several sets into the cache, at most
+ * {@link DOWNLOADS_AT_ONCE} at a time; nothing is written unless every
+ * file arrived with its pinned sha256. Returns each set's cache folder.
+ */
+export async function downloadPinnedSets(
+  sets: readonly PinnedSet[],
+  sources: SchemaSources,
+): Promise<string[]> {
   const doFetch = sources.fetch ?? fetch;
-  const names = Object.keys(set.files);
-  const settled = await Promise.allSettled(names.map((f) => download(doFetch, set.files[f]!)));
+  const wanted = sets.flatMap((set) =>
+    Object.entries(set.files).map(([name, pinned]) => ({ set, name, pinned })),
+  );
+  const settled = await mapAtMost(DOWNLOADS_AT_ONCE, wanted, (w) => download(doFetch, w.pinned));
   // download() turns every failure into an McpGenError.
   const problems = settled.flatMap((r) =>
     r.status === "rejected" ? (r.reason as McpGenError).diagnostics : [],
   );
   if (problems.length > 0) throw new McpGenError(problems);
-  const bodies = settled.map((r) => (r as PromiseFulfilledResult<Uint8Array>).value);
-  const dir = cacheFolder(sources, set.folder);
-  mkdirSync(dir, { recursive: true });
-  names.forEach((f, i) => writeAtomically(join(dir, f), bodies[i]!));
-  return dir;
+  wanted.forEach((w, i) => {
+    const path = join(cacheFolder(sources, w.set.folder), w.name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeAtomically(path, (settled[i] as PromiseFulfilledResult<Uint8Array>).value);
+  });
+  return sets.map((set) => cacheFolder(sources, set.folder));
+}
+
+/** `Promise.allSettled` over `items`, with at most `limit` calls of `each` pending at once. */
+async function mapAtMost<T, R>(
+  limit: number,
+  items: readonly T[],
+  each: (item: T) => Promise<R>,
+): Promise<Array<PromiseSettledResult<R>>> {
+  const results = new Array<PromiseSettledResult<R>>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = { status: "fulfilled", value: await each(items[i]!) };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 async function download(doFetch: typeof fetch, file: PinnedFile): Promise<Uint8Array> {

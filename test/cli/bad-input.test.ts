@@ -193,7 +193,7 @@ describe.concurrent("revisions that cannot be used", () => {
     ]);
   });
 
-  it("a known revision that is nowhere offline lists what was tried", async () => {
+  it("a known revision that is nowhere offline is mcp-gen's committed output, with a note of what was tried", async () => {
     const schemaDir = tempDir("schemas");
     const cacheDir = tempDir("cache");
     // Half a revision in MCP_GEN_SCHEMA_DIR is as good as none.
@@ -206,10 +206,37 @@ describe.concurrent("revisions that cannot be used", () => {
       ["generate", "--spec", "2026-07-28", "--out", join(tempDir("out"), "mcp")],
       { schemaDir, cacheDir },
     );
+    expect(run.code).toBe(0);
+    expect(run.stderrLines).toEqual([
+      "mcp-gen: generating 2026-07-28",
+      "--spec: note MCPG107: the files are mcp-gen's committed generated/2026-07-28, the same as generation writes but for the banners' regenerate line, " +
+        "since the schemas could not be had (could not find the schema of revision 2026-07-28; tried: " +
+        `MCP_GEN_SCHEMA_DIR ${join(schemaDir, "2026-07-28")} (no schema.ts); ` +
+        `cache ${join(cacheDir, "schemas", "2026-07-28")} (not there); ` +
+        "download (disabled by MCP_GEN_OFFLINE=1)) " +
+        "(fix: to generate from the schemas themselves, run `mcp-gen schema pull 2026-07-28` while online or set MCP_GEN_SCHEMA_DIR)",
+    ]);
+  });
+
+  it("a known revision with an extension mcp-gen ships no output for, nowhere offline, lists what was tried (exit 2)", async () => {
+    const schemaDir = tempDir("schemas");
+    const cacheDir = tempDir("cache");
+    const run = await runCli(
+      [
+        "generate",
+        "--spec",
+        "2026-07-28",
+        "--extension",
+        fixture("ext-echo"),
+        "--out",
+        join(tempDir("out"), "mcp"),
+      ],
+      { schemaDir, cacheDir },
+    );
     expect(run.code).toBe(2);
     expect(diagnosticLines(run, "2026-07-28")).toEqual([
       "--spec: error MCPG102: could not find the schema of revision 2026-07-28; tried: " +
-        `MCP_GEN_SCHEMA_DIR ${join(schemaDir, "2026-07-28")} (no schema.ts); ` +
+        `MCP_GEN_SCHEMA_DIR ${join(schemaDir, "2026-07-28")} (not there); ` +
         `cache ${join(cacheDir, "schemas", "2026-07-28")} (not there); ` +
         "download (disabled by MCP_GEN_OFFLINE=1) " +
         "(fix: run `mcp-gen schema pull 2026-07-28` while online (MCP_GEN_OFFLINE unset), or set MCP_GEN_SCHEMA_DIR to a folder holding 2026-07-28/schema.json and 2026-07-28/schema.ts)",

@@ -5,12 +5,12 @@
  * and gets a cache folder of its own.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT, SCHEMA_DIR } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+
+export { tempDir };
 
 /** What a run of the CLI did. */
 export interface CliRun {
@@ -43,6 +43,8 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // The test file's own temporary folder (test/setup.ts), so a child's leftovers are caught too.
+    TMPDIR: process.env.TMPDIR,
     MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
     MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
     MCP_GEN_OFFLINE: "1",
@@ -64,19 +66,6 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
       },
     );
   });
-}
-
-const made = new Set<string>();
-// Registered while the importing test file is collected, so it runs after that file's tests (concurrent ones too).
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A new empty folder under the OS temp folder, removed after the test file. */
-export function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `mcp-gen-${label}-`));
-  made.add(dir);
-  return dir;
 }
 
 /** Every file under `dir` with its bytes, to compare a folder before and after a run. */

@@ -12,7 +12,7 @@ describe.concurrent("--help works on every command", () => {
     [["--help"], "mcp-gen <command> [options]"],
     [["generate", "--help"], "mcp-gen generate"],
     [["schema", "--help"], "mcp-gen schema <action>"],
-    [["schema", "pull", "--help"], "mcp-gen schema pull <revision>"],
+    [["schema", "pull", "--help"], "mcp-gen schema pull [revision]"],
     [["schema", "list", "--help"], "mcp-gen schema list"],
   ])("mcp-gen %j", async (args, usage) => {
     const run = await runCli(args);
@@ -85,7 +85,12 @@ describe.concurrent("bad usage exits 2 with one message on stderr", () => {
     [
       "schema pull without a revision",
       ["schema", "pull"],
-      "mcp-gen: Not enough non-option arguments: got 0, need at least 1",
+      "mcp-gen: name a revision or extension, or pass --all (not both)",
+    ],
+    [
+      "schema pull with a revision and --all",
+      ["schema", "pull", "2026-07-28", "--all"],
+      "mcp-gen: name a revision or extension, or pass --all (not both)",
     ],
   ])("%s", async (_what, args, message) => {
     const run = await runCli(args);
@@ -115,6 +120,16 @@ describe.concurrent("mcp-gen schema pull", () => {
     expect(run.stderrLines).toEqual([
       "error MCPG106: cannot pull 2026-07-28: downloads are disabled (MCP_GEN_OFFLINE=1) (fix: unset MCP_GEN_OFFLINE to download, or set MCP_GEN_SCHEMA_DIR to a local copy of the schemas)",
     ]);
+    expect(run.stdout).toBe("");
+  });
+
+  it("--all refuses to download when MCP_GEN_OFFLINE=1, naming every set the cache lacks", async () => {
+    const run = await runCli(["schema", "pull", "--all"]);
+    expect(run.code).toBe(2);
+    expect(run.stderrLines).toHaveLength(1);
+    expect(run.stderrLines[0]).toMatch(
+      /^error MCPG108: upstream files missing: 2024-11-05, .*2026-07-28, 2026-07-28\/examples, extensions\/tasks, extensions\/tasks \(looked in .*\/schemas; downloads are disabled by MCP_GEN_OFFLINE=1\) \(fix: /,
+    );
     expect(run.stdout).toBe("");
   });
 

@@ -4,14 +4,12 @@
  * may return, an echo/say method, a notification, a server capability and
  * an error code). The merged output is generated, type-checked and used.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { testSources } from "../helpers.js";
+import { tempDir, testSources } from "../helpers.js";
 
 const ECHO = join("test", "fixtures", "ext-echo");
 const META = {
@@ -41,7 +39,7 @@ let mcp: ComposedModule;
 let out: string;
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), "mcp-gen-compose-"));
+  out = tempDir("compose");
   const result = await generate({
     spec: "2026-07-28",
     extensions: ["tasks", ECHO],

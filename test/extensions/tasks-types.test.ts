@@ -3,16 +3,15 @@
  * extension's own schema.ts (which imports the core types from
  * ./spec.types.js: here, the 2026-07-28 schema.ts), checked by tsc.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { ROOT, SCHEMA_DIR } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
 
 describe("generated Tasks types ⇄ the Tasks extension's schema.ts", () => {
   it("every definition the extension adds is mutually assignable", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mcp-gen-tasks-types-"));
+    const dir = tempDir("tasks-types");
     // The extension's schema.ts imports its core types from ./spec.types.js; give it the 2026-07-28 schema.ts there.
     copyFileSync(join(SCHEMA_DIR, "2026-07-28", "schema.ts"), join(dir, "spec.types.ts"));
     copyFileSync(join(SCHEMA_DIR, "extensions", "tasks", "schema.ts"), join(dir, "tasks.ts"));

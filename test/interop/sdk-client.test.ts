@@ -6,24 +6,22 @@
  * resource, get a prompt, and complete Multi Round-Trip Requests.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { testSources } from "../helpers.js";
+import { tempDir, testSources } from "../helpers.js";
 
 /** Runs the project's TypeScript sources directly, with the repository's tsx. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
 let project: string;
 
 beforeAll(async () => {
-  project = join(mkdtempSync(join(tmpdir(), "mcp-gen-interop-")), "everything");
+  project = join(tempDir("interop"), "everything");
   const { files } = await scaffoldServer({
     dir: project,
     example: "everything",

@@ -2,13 +2,12 @@
  * Known extensions' files come from MCP_GEN_SCHEMA_DIR/extensions/<name>/,
  * the cache, or a verified download, like a revision's.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { loadExtensions, pullExtension } from "../../generator/load/extensions.js";
-import { SCHEMA_DIR, urlOf } from "../helpers.js";
+import { SCHEMA_DIR, tempDir, urlOf } from "../helpers.js";
 
 const upstream = (url: string) =>
   join(SCHEMA_DIR, "extensions", "tasks", url.endsWith(".ts") ? "schema.ts" : "schema.json");
@@ -19,7 +18,7 @@ function fetchFrom(body: (url: string) => Uint8Array): typeof fetch {
 
 describe("known extensions", () => {
   it("pulls the Tasks files into the cache, verified", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-gen-ext-cache-"));
+    const cacheDir = tempDir("ext-cache");
     const dir = await pullExtension("tasks", {
       cacheDir,
       allowDownload: true,
@@ -37,7 +36,7 @@ describe("known extensions", () => {
   });
 
   it("refuses bytes that do not match the pinned sha256, writing nothing", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-gen-ext-cache-"));
+    const cacheDir = tempDir("ext-cache");
     await expect(
       pullExtension("tasks", {
         cacheDir,
@@ -49,7 +48,7 @@ describe("known extensions", () => {
   });
 
   it("says what it tried when the files are nowhere", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-gen-ext-cache-"));
+    const cacheDir = tempDir("ext-cache");
     try {
       await loadExtensions(["tasks"], { cacheDir, allowDownload: false });
       expect.unreachable();

@@ -3,12 +3,11 @@
  * schema.ts's type of the same name are mutually assignable, checked by
  * the TypeScript compiler in one program per revision.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { REVISIONS, ROOT, SCHEMA_DIR } from "../helpers.js";
+import { REVISIONS, ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
 
 const exported = (text: string) =>
   [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
@@ -19,7 +18,7 @@ function incompatible(revision: string): { checked: string[]; failing: Map<strin
   const upstream = join(SCHEMA_DIR, revision, "schema.ts");
   const upstreamNames = new Set(exported(readFileSync(upstream, "utf8")));
   const checked = exported(readFileSync(generatedTypes, "utf8"));
-  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-compat-"));
+  const dir = tempDir("compat");
   const checkFile = join(dir, "check.ts");
   const lines = checked.map(
     (n) => `export function check_${n}(g: G.${n}, s: S.${n}): [S.${n}, G.${n}] { return [g, s]; }`,

@@ -2,9 +2,8 @@
  * scripts/conformance.ts without the suite: reading requirement sets, scoring a fake results
  * folder, the report's lines, the suite's arguments, and the refusal to run against a dead URL.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,6 +16,7 @@ import {
   summarise,
   type Check,
 } from "../../scripts/conformance.js";
+import { tempDir } from "../helpers.js";
 
 /** The layout of the suite's requirements/<revision>.yaml, cut down. */
 const SET_YAML = `# Conformance requirements (comment)
@@ -45,7 +45,7 @@ const SET = parseRequirementSet(SET_YAML, "2026-07-28");
 
 /** A results folder holding `server-<name>-<stamp>/checks.json` for each entry. */
 function resultsFolder(entries: Array<[string, string, Check[] | string]>, runnerLog = ""): string {
-  const out = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-test-"));
+  const out = tempDir("conformance-test");
   for (const [name, stamp, checks] of entries) {
     mkdirSync(join(out, `server-${name}-${stamp}`));
     const text = typeof checks === "string" ? checks : JSON.stringify(checks);
@@ -248,7 +248,7 @@ describe("URLs", () => {
 
   it("refuses a dead URL before installing anything", async () => {
     const port = await freePort();
-    const cache = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-cache-test-"));
+    const cache = tempDir("conformance-cache-test");
     const before = process.env.MCP_GEN_CONFORMANCE_CACHE;
     process.env.MCP_GEN_CONFORMANCE_CACHE = cache;
     try {
