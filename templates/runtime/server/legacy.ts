@@ -37,14 +37,19 @@ const PEER_TIMEOUT_MS = 60_000;
 
 /** One legacy session (Mcp-Session-Id on HTTP; the whole connection on stdio). */
 export class LegacySession implements SessionControl {
+  /** The session's id (HTTP: Mcp-Session-Id): random, so it cannot be guessed. */
   readonly id = randomUUID();
   /** The version negotiated by `initialize` (empty before). */
   protocolVersion = "";
+  /** The capabilities the client declared in `initialize`. */
   clientCapabilities: Record<string, unknown> = {};
+  /** Who the client said it is in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** The least severe level the client asked logs for (`logging/setLevel`); none before it asks. */
   logLevel?: LogLevel;
+  /** The resources the client subscribed to (`resources/subscribe`). */
   readonly subscriptions = new Set<string>();
-  /** The standalone stream (HTTP GET), for notifications that belong to no request. */
+  /** The standalone stream (HTTP GET; stdio: the connection), for notifications that belong to no request. */
   standalone?: NotificationSink;
   /** Requests running in this session, by id, for notifications/cancelled. */
   readonly running = new Map<JsonRpcId, AbortController>();
