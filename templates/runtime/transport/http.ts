@@ -104,15 +104,14 @@ export class McpHttpHandler {
   /** POST: framing, era, handler. */
   private async post(request: HttpRequest): Promise<HttpReply> {
     const frame = readFrame(request.body);
-    if (frame.kind === "invalid") return errorReply(400, null, frame.error);
+    if (frame.kind === "invalid") return this.refuse(null, frame.error);
     if (frame.kind === "batch") return this.batch(frame.items, request);
     const message = frame.message;
     const verdict = detectEra(message, {
       declaredVersion: request.header(HEADERS.protocolVersion),
       servesLegacy: this.side.servesLegacy,
     });
-    if ("refused" in verdict)
-      return errorReply(refusalStatus(verdict.refused.code), message.id, verdict.refused);
+    if ("refused" in verdict) return this.refuse(message.id, verdict.refused);
     return verdict.era === "modern" ? this.modern(message, request) : this.legacy(message, request);
   }
 
@@ -123,7 +122,7 @@ export class McpHttpHandler {
       (name) => request.header(name),
       (tool) => this.side.headerParameters(tool),
     );
-    if (mismatch) return errorReply(refusalStatus(mismatch.code), message.id, mismatch);
+    if (mismatch) return this.refuse(message.id, mismatch);
     const reply = new LazyReply(
       message.method === "subscriptions/listen" ? this.keepAliveMs : undefined,
     );
@@ -155,8 +154,7 @@ export class McpHttpHandler {
     if (isResponse(message))
       return session.receive(message)
         ? emptyReply(202, headers)
-        : errorReply(
-            400,
+        : this.refuse(
             null,
             new McpError(Codes.InvalidRequest, "Invalid Request: an answer to no pending request"),
           );
@@ -192,9 +190,9 @@ export class McpHttpHandler {
     if (!session && request.header(HEADERS.sessionId) !== undefined)
       return this.noSession(request, null);
     if (!session || !allowsBatches(session.protocolVersion))
-      return errorReply(400, null, batchRefused());
+      return this.refuse(null, batchRefused());
     const split = splitBatch(items);
-    if (split instanceof McpError) return errorReply(400, null, split);
+    if (split instanceof McpError) return this.refuse(null, split);
     const headers = { [HEADERS.sessionId]: session.id };
     const requests: JsonRpcMessage[] = [];
     for (const message of split.messages) {
@@ -216,6 +214,11 @@ export class McpHttpHandler {
       }),
     ).then(() => stream.end());
     return streamReply(stream, headers);
+  }
+
+  /** A message refused before anything served it, with the status status.ts gives its error. */
+  private refuse(id: unknown, error: McpError): HttpReply {
+    return errorReply(refusalStatus(error.code), id, error);
   }
 
   private session(request: HttpRequest): ServedSession | undefined {
