@@ -1,7 +1,6 @@
 /**
  * mcp-gen's library API. `generate` is the whole pipeline, one line per
- * stage: load → check → build → passes → emit → format (with validators
- * compiled early, see precompileValidators). Writing (or
+ * stage: load → check → build → passes → emit → format. Writing (or
  * checking) the result is the caller's choice: {@link writeOutput},
  * {@link checkOutput}. The CLI is a thin layer over these functions.
  */
@@ -10,9 +9,8 @@ import { checkSources } from "./check/check-sources.js";
 import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { committedOutput } from "./load/committed-output.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
-import { validatorSources, type CompiledFor } from "./emit/emit-validators.js";
 import { formatFiles } from "./format/format.js";
-import { loadSourcesInStages, type LoadOptions } from "./load/load-sources.js";
+import { loadSources, type LoadOptions } from "./load/load-sources.js";
 import type { SourceSet } from "./load/types.js";
 import { packageVersion } from "./load/package-root.js";
 import { buildModel } from "./model/build.js";
@@ -40,15 +38,11 @@ export interface GenerateResult {
 
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const staged = await loadSourcesInStages(options);
-  const precompiled = staged.early && (await precompileValidators(staged.early));
-  const sources = await staged.complete;
+  const sources = await loadSources(options);
   const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
   const model = withPasses(built.model, sources);
-  const files = byPath(
-    await formatFiles(emitFiles(model, bannerOptions(options, model), precompiled)),
-  );
+  const files = byPath(await formatFiles(emitFiles(model, bannerOptions(options, model))));
   return {
     files,
     model,
@@ -62,27 +56,6 @@ function withPasses(built: McpModel, sources: SourceSet): McpModel {
     definitionsKey: sources.schema.definitionsKey,
     extensions: sources.extensions,
   });
-}
-
-/**
- * Compiling validators, generation's largest cost, needs schema.json
- * alone: ajv compiles them here, from a model built without schema.ts,
- * while the helper thread reads schema.ts. The emitter uses the result
- * only when the complete model asks ajv for exactly the same schemas (it
- * does for every known revision and extension, as
- * test/emit/precompiled-validators.test.ts checks); otherwise it compiles
- * again. Undefined when the early model cannot be built or compiled: the
- * complete one reports why.
- */
-async function precompileValidators(early: SourceSet): Promise<CompiledFor | undefined> {
-  const { compileValidators } = await import("./emit/compile-validators.js");
-  try {
-    const sources = validatorSources(withPasses(buildModel(early).model, early));
-    return { sources, compiled: compileValidators(sources) };
-  } catch {
-    // Bad input fails the complete model too, after the check stage has said what is wrong.
-    return undefined;
-  }
 }
 
 function byPath(files: EmittedFile[]): EmittedFile[] {

@@ -6,8 +6,6 @@
  * Exit codes: 0 success; 1 `--check` found stale files; 2 bad usage or bad
  * input; 3 internal error (with a stack and a request to report it).
  */
-// First, so the helper thread starts loading ts-morph and ajv while this thread loads the rest.
-import "./start-helper-thread.js";
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { generateCommand } from "./generate.js";

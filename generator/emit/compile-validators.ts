@@ -1,8 +1,6 @@
 /**
  * compileValidators: ajv standalone code for the schemas emit-validators.ts
- * shapes, post-processed and laid out. The CPU-heavy half of emitting
- * validators, with plain data in and out, so it can run on the helper
- * thread (see threads/helper-thread.ts).
+ * shapes, post-processed and laid out.
  *
  * The draft-07 engine validates both dialects when a schema uses no
  * 2020-12-only keyword; it is much faster than Ajv2020, which tracks

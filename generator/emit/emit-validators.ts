@@ -14,8 +14,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
-import { runTask } from "../threads/helper-thread.js";
-import type { CompiledValidators, ValidatorSources } from "./compile-validators.js";
+import { compileValidators, type ValidatorSources } from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
@@ -35,28 +34,9 @@ const ANNOTATIONS = new Set([
 
 const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
-/** Validators compiled before the model was complete, and the sources they were compiled from. */
-export interface CompiledFor {
-  readonly sources: ValidatorSources;
-  readonly compiled: CompiledValidators;
-}
-
-/**
- * Emits `ajv-validators.gen.ts`, from `precompiled` when it was compiled
- * from exactly this model's validator sources; otherwise ajv compiles on
- * the helper thread when there is one.
- */
-export async function emitValidators(
-  model: McpModel,
-  bannerText: string,
-  precompiled?: CompiledFor,
-): Promise<EmittedFile> {
-  const sources = validatorSources(model);
-  const reusable =
-    precompiled !== undefined && JSON.stringify(precompiled.sources) === JSON.stringify(sources);
-  const { code, imports } = reusable
-    ? precompiled.compiled
-    : await runTask("compileValidators", sources);
+/** Emits `ajv-validators.gen.ts`: ajv standalone code for every declaration. */
+export function emitValidators(model: McpModel, bannerText: string): EmittedFile {
+  const { code, imports } = compileValidators(validatorSources(model));
   const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header(
       "// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts",

@@ -12,7 +12,7 @@ import { emitResultTypes } from "./emit-result-types.js";
 import { emitSupport } from "./emit-support.js";
 import { emitTypes } from "./emit-types.js";
 import { emitValidateApi } from "./emit-validate-api.js";
-import { emitValidators, type CompiledFor } from "./emit-validators.js";
+import { emitValidators } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
 import { preformatted } from "../format/format.js";
 import {
@@ -39,48 +39,29 @@ const PUBLIC_MODULES = [
   PROTOCOL_FILE,
 ];
 
-/**
- * Runs every emitter. `precompiled` holds validators compiled before the
- * model was complete (see generate()); without it, or when it does not
- * match the model, the compiled validators come from the helper thread
- * (when there is one) and are still in the making when this returns.
- */
-export function emitFiles(
-  model: McpModel,
-  options: BannerOptions,
-  precompiled?: CompiledFor,
-): Array<EmittedFile | Promise<EmittedFile>> {
+/** Runs every emitter. */
+export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[] {
   const top = banner(model, options);
-  // Started first: when ajv has to compile, it does so on the helper thread (when there is one) while the other emitters run here.
-  const validators = emitValidators(
+  const validatorsBanner = banner(
     model,
-    banner(
-      model,
-      options,
-      "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.",
-    ),
-    precompiled,
+    options,
+    "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.",
   );
-  // The format stage awaits it; this only keeps a failure from going unobserved when another emitter throws first.
-  validators.catch(() => undefined);
+  const supportBanner = banner(
+    model,
+    options,
+    `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`,
+  );
   return [
-    preformatted(emitTypes(model, top)),
-    preformatted(emitValidateApi(model, top)),
-    preformatted(emitMessages(model, top)),
-    preformatted(emitResultTypes(model, top)),
-    preformatted(emitErrorCodes(model, top)),
-    preformatted(emitMethods(model, top)),
-    preformatted(emitProtocol(model, top)),
-    preformatted(
-      emitSupport(
-        banner(
-          model,
-          options,
-          `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`,
-        ),
-      ),
-    ),
-    preformatted(emitIndex(model, PUBLIC_MODULES, top)),
-    validators.then(preformatted),
-  ];
+    emitTypes(model, top),
+    emitValidateApi(model, top),
+    emitMessages(model, top),
+    emitResultTypes(model, top),
+    emitErrorCodes(model, top),
+    emitMethods(model, top),
+    emitProtocol(model, top),
+    emitSupport(supportBanner),
+    emitIndex(model, PUBLIC_MODULES, top),
+    emitValidators(model, validatorsBanner),
+  ].map(preformatted);
 }

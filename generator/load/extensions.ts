@@ -11,11 +11,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Ajv2020, ErrorObject, SchemaObject } from "ajv/dist/2020.js";
-import { diagnostic, mapReportingAll, McpGenError, type Diagnostic } from "../diagnostics.js";
+import {
+  collectProblems,
+  diagnostic,
+  mapReportingAll,
+  McpGenError,
+  type Diagnostic,
+} from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
-import { runTask } from "../threads/helper-thread.js";
+import { readSchemaTs } from "./read-schema-ts.js";
 import {
   downloadPinnedSet,
   findPinnedSet,
@@ -23,13 +29,7 @@ import {
   type PinnedSet,
   type SchemaSources,
 } from "./resolve-spec.js";
-import type {
-  ExtensionManifest,
-  ExtensionSource,
-  InputFile,
-  ManifestFile,
-  SchemaTsFacts,
-} from "./types.js";
+import type { ExtensionManifest, ExtensionSource, InputFile, ManifestFile } from "./types.js";
 
 /** The manifest file name inside an extension folder. */
 export const MANIFEST_FILE = "mcp-extension.json";
@@ -84,37 +84,10 @@ export async function loadExtensions(
   refs: readonly string[],
   sources: SchemaSources,
 ): Promise<ExtensionSource[]> {
-  return (await loadExtensionsInStages(refs, sources)).complete;
+  return mapReportingAll(refs, (ref) => loadExtension(ref, sources));
 }
 
-/**
- * Loads every `--extension` argument in two stages: at once, each
- * extension without its schema.ts facts (their reading is started on the
- * helper thread); then, complete. Manifest and schema.json problems are
- * thrown by the first stage, schema.ts problems by the second; each stage
- * reports all of its problems together.
- */
-export async function loadExtensionsInStages(
-  refs: readonly string[],
-  sources: SchemaSources,
-): Promise<{ early: ExtensionSource[]; complete: Promise<ExtensionSource[]> }> {
-  const started = await mapReportingAll(refs, (ref) => startExtension(ref, sources));
-  return { early: started.map((s) => s.source), complete: completeExtensions(started) };
-}
-
-/** An extension whose schema.ts is still being read. */
-interface StartedExtension {
-  readonly source: ExtensionSource;
-  readonly schemaTs?: Promise<SchemaTsFacts>;
-}
-
-function completeExtensions(started: readonly StartedExtension[]): Promise<ExtensionSource[]> {
-  return mapReportingAll(started, async ({ source, schemaTs }) =>
-    schemaTs ? { ...source, schemaTs: await schemaTs } : source,
-  );
-}
-
-async function startExtension(ref: string, sources: SchemaSources): Promise<StartedExtension> {
+async function loadExtension(ref: string, sources: SchemaSources): Promise<ExtensionSource> {
   const found = findManifest(ref);
   return readExtension(
     found.manifest,
@@ -160,7 +133,7 @@ export function manifestProblems(manifest: unknown, file: string): Diagnostic[] 
     const schema = JSON.parse(
       readFileSync(join(packageRoot(), "schema", "extension-manifest.schema.json"), "utf8"),
     ) as SchemaObject;
-    // Required here, not imported: generation without extensions never loads ajv on the main thread.
+    // Required on first use: generation without extensions never needs the 2020-12 engine.
     const { Ajv2020: Engine } = createRequire(import.meta.url)(
       "ajv/dist/2020.js",
     ) as typeof import("ajv/dist/2020.js");
@@ -216,13 +189,16 @@ async function readExtension(
   manifestFile: string,
   baseDir: string | undefined,
   sources: SchemaSources,
-): Promise<StartedExtension> {
+): Promise<ExtensionSource> {
   const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
-  const schemaTs = files.schemaTs ? runTask("readSchemaTs", files.schemaTs) : undefined;
-  // Awaited by the second stage; this only keeps a failure from going unobserved when schema.json fails first.
-  schemaTs?.catch(() => undefined);
-  const schema = parseSchemaJson(files.schema);
-  return { source: { manifest, manifestFile, schema }, ...(schemaTs ? { schemaTs } : {}) };
+  // Both files are read before giving up, so their problems are reported together.
+  const problems: Diagnostic[] = [];
+  const schema = await collectProblems(problems, () => parseSchemaJson(files.schema));
+  const schemaTs = files.schemaTs
+    ? await collectProblems(problems, () => readSchemaTs(files.schemaTs!))
+    : undefined;
+  if (!schema || problems.length > 0) throw new McpGenError(problems);
+  return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };
 }
 
 /** The extension's schema files, read and (when pinned) verified. */

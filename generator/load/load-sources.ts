@@ -5,11 +5,11 @@
  */
 import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { readPatchFile } from "./patches.js";
-import { loadExtensionsInStages } from "./extensions.js";
+import { loadExtensions } from "./extensions.js";
 import { readRegistry } from "./registry.js";
 import { defaultSchemaSources, resolveSpec, type SchemaSources } from "./resolve-spec.js";
 import { parseSchemaJson } from "./schema-json.js";
-import { runTask } from "../threads/helper-thread.js";
+import { readSchemaTs } from "./read-schema-ts.js";
 import type { SourceSet } from "./types.js";
 
 /** Options of the load stage. */
@@ -24,63 +24,34 @@ export interface LoadOptions {
   readonly extensions?: readonly string[];
 }
 
-/** Reads every input of a run into a {@link SourceSet}. */
-export async function loadSources(options: LoadOptions): Promise<SourceSet> {
-  return (await loadSourcesInStages(options)).complete;
-}
-
-/** The inputs of a run in two stages (see {@link loadSourcesInStages}). */
-export interface StagedSources {
-  /**
-   * Everything but schema.ts facts (of the revision and of extensions), as
-   * soon as the schema.json files are read; undefined when they fail to
-   * read (`complete` then reports why).
-   */
-  readonly early: SourceSet | undefined;
-  /** Every input, once the helper thread has read schema.ts; rejects with all input problems. */
-  readonly complete: Promise<SourceSet>;
-}
-
 /**
- * Reads the inputs of a run in two stages, so that work that needs only
- * schema.json can run while schema.ts is still being read on the helper
- * thread.
+ * Reads every input of a run into a {@link SourceSet}. Every file is read
+ * before giving up, so a broken schema.json, a broken schema.ts and a
+ * broken extension are reported together.
  */
-export async function loadSourcesInStages(options: LoadOptions): Promise<StagedSources> {
+export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const registry = readRegistry();
   const sources = options.sources ?? defaultSchemaSources();
   const resolved = await resolveSpec(options.spec, registry, sources);
-  // schema.ts is read on the helper thread (when there is one) while this thread parses schema.json.
-  const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
-  const readingTs = tsFile ? runTask("readSchemaTs", tsFile) : undefined;
-  // Awaited in the second stage; this only keeps a failure from going unobserved until then.
-  readingTs?.catch(() => undefined);
-  // Read both files before giving up, so a broken schema.json and a broken schema.ts are reported together.
   const problems: Diagnostic[] = [];
   const schema = await collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
+  const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
+  const schemaTs = tsFile ? await collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
   const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
   const extensions =
-    schema && options.extensions && options.extensions.length > 0
-      ? await collectProblems(problems, () => loadExtensionsInStages(options.extensions!, sources))
-      : undefined;
-  const base = schema && {
+    options.extensions && options.extensions.length > 0
+      ? await collectProblems(problems, () => loadExtensions(options.extensions!, sources))
+      : [];
+  if (!schema || problems.length > 0) throw new McpGenError(problems);
+  return {
     revision: resolved.revision,
     known: resolved.known,
     schema,
+    ...(schemaTs ? { schemaTs } : {}),
     registry,
     patches: patchFile ? [patchFile] : [],
+    extensions: extensions ?? [],
   };
-  const early =
-    base && problems.length === 0 ? { ...base, extensions: extensions?.early ?? [] } : undefined;
-  const complete = (async (): Promise<SourceSet> => {
-    const schemaTs = readingTs ? await collectProblems(problems, () => readingTs) : undefined;
-    const withTs = extensions ? await collectProblems(problems, () => extensions.complete) : [];
-    if (!base || problems.length > 0) throw new McpGenError(problems);
-    return { ...base, ...(schemaTs ? { schemaTs } : {}), extensions: withTs ?? [] };
-  })();
-  // Awaited by the caller, after the first stage's work; this only keeps a failure from going unobserved until then.
-  complete.catch(() => undefined);
-  return { early, complete };
 }
 
 export { DIALECT_URIS, definitionsOf, parseSchemaJson } from "./schema-json.js";
