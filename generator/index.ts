@@ -1,10 +1,11 @@
 /**
  * mcp-gen's library API. `generate` is the whole pipeline, one line per
- * stage: load → check → build → passes → emit → format. Writing (or
+ * stage: load → check → build → passes → check the model → emit → format. Writing (or
  * checking) the result is the caller's choice: {@link writeOutput},
  * {@link checkOutput}. The CLI is a thin layer over these functions.
  */
 import { checkExtensions } from "./check/check-extensions.js";
+import { checkModel } from "./check/check-model.js";
 import { checkSources } from "./check/check-sources.js";
 import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { committedOutput } from "./load/committed-output.js";
@@ -42,11 +43,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
   const model = withPasses(built.model, sources);
+  throwIfErrors(checkModel(model));
   const files = byPath(await formatFiles(emitFiles(model, bannerOptions(options, model))));
   return {
     files,
     model,
-    diagnostics: [...checked, ...built.diagnostics, ...appliedPatchNotes(model)],
+    diagnostics: [...checked, ...built.diagnostics, ...overlayNotes(model)],
   };
 }
 
@@ -121,10 +123,37 @@ export async function generateFiles(options: GenerateOptions): Promise<FilesResu
   }
 }
 
-function appliedPatchNotes(model: McpModel): Diagnostic[] {
-  return model.appliedPatches.map((p) =>
-    diagnostic("MCPG303", { patch: p.id, why: p.why }, { file: p.file }),
-  );
+/**
+ * What the overlay and the rules did. A known revision gets a note per
+ * patch applied or superseded; an unknown one gets one note naming every
+ * rule and patch it was generated with.
+ */
+function overlayNotes(model: McpModel): Diagnostic[] {
+  if (!model.known)
+    return [
+      diagnostic(
+        "MCPG305",
+        {
+          revision: model.revision,
+          rules: model.appliedRules,
+          patches: model.appliedPatches.map((p) => p.id),
+          superseded: model.supersededPatches.map((p) => p.id),
+        },
+        { file: model.sources[0]?.name ?? "schema.json" },
+      ),
+    ];
+  return [
+    ...model.appliedPatches.map((p) =>
+      diagnostic("MCPG303", { patch: p.id, why: p.why }, { file: p.file }),
+    ),
+    ...model.supersededPatches.map((p) =>
+      diagnostic(
+        "MCPG304",
+        { patch: p.id, expected: p.expected, actual: p.actual },
+        { file: model.sources[0]?.name ?? "schema.json", pointer: p.pointer },
+      ),
+    ),
+  ];
 }
 
 export {

@@ -11,7 +11,7 @@
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
  *
- * From 2025-03-26/schema.json#/definitions/Annotations
+ * From schema.json#/definitions/Annotations
  */
 export interface Annotations {
   /**
@@ -33,7 +33,7 @@ export interface Annotations {
 /**
  * Audio provided to or from an LLM.
  *
- * From 2025-03-26/schema.json#/definitions/AudioContent
+ * From schema.json#/definitions/AudioContent
  */
 export interface AudioContent {
   /**
@@ -52,7 +52,7 @@ export interface AudioContent {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/BlobResourceContents
+ * From schema.json#/definitions/BlobResourceContents
  */
 export interface BlobResourceContents {
   /**
@@ -72,7 +72,7 @@ export interface BlobResourceContents {
 /**
  * Used by the client to invoke a tool provided by the server.
  *
- * From 2025-03-26/schema.json#/definitions/CallToolRequest
+ * From schema.json#/definitions/CallToolRequest
  */
 export interface CallToolRequest {
   method: "tools/call";
@@ -96,7 +96,7 @@ export interface CallToolRequest {
  * server does not support tool calls, or any other exceptional conditions,
  * should be reported as an MCP error response.
  *
- * From 2025-03-26/schema.json#/definitions/CallToolResult
+ * From schema.json#/definitions/CallToolResult
  */
 export interface CallToolResult {
   /**
@@ -124,7 +124,7 @@ export interface CallToolResult {
  *
  * A client MUST NOT attempt to cancel its `initialize` request.
  *
- * From 2025-03-26/schema.json#/definitions/CancelledNotification
+ * From schema.json#/definitions/CancelledNotification
  */
 export interface CancelledNotification {
   method: "notifications/cancelled";
@@ -145,7 +145,7 @@ export interface CancelledNotification {
 /**
  * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
  *
- * From 2025-03-26/schema.json#/definitions/ClientCapabilities
+ * From schema.json#/definitions/ClientCapabilities
  */
 export interface ClientCapabilities {
   /**
@@ -170,7 +170,7 @@ export interface ClientCapabilities {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/ClientNotification
+ * From schema.json#/definitions/ClientNotification
  */
 export type ClientNotification =
   | CancelledNotification
@@ -179,7 +179,7 @@ export type ClientNotification =
   | RootsListChangedNotification;
 
 /**
- * From 2025-03-26/schema.json#/definitions/ClientRequest
+ * From schema.json#/definitions/ClientRequest
  */
 export type ClientRequest =
   | InitializeRequest
@@ -197,14 +197,14 @@ export type ClientRequest =
   | CompleteRequest;
 
 /**
- * From 2025-03-26/schema.json#/definitions/ClientResult
+ * From schema.json#/definitions/ClientResult
  */
 export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
 /**
  * A request from the client to the server, to ask for completion options.
  *
- * From 2025-03-26/schema.json#/definitions/CompleteRequest
+ * From schema.json#/definitions/CompleteRequest
  */
 export interface CompleteRequest {
   method: "completion/complete";
@@ -229,7 +229,7 @@ export interface CompleteRequest {
 /**
  * The server's response to a completion/complete request
  *
- * From 2025-03-26/schema.json#/definitions/CompleteResult
+ * From schema.json#/definitions/CompleteResult
  */
 export interface CompleteResult {
   /**
@@ -258,7 +258,7 @@ export interface CompleteResult {
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  *
- * From 2025-03-26/schema.json#/definitions/CreateMessageRequest
+ * From schema.json#/definitions/CreateMessageRequest
  */
 export interface CreateMessageRequest {
   method: "sampling/createMessage";
@@ -292,7 +292,7 @@ export interface CreateMessageRequest {
 /**
  * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
  *
- * From 2025-03-26/schema.json#/definitions/CreateMessageResult
+ * From schema.json#/definitions/CreateMessageResult
  */
 export interface CreateMessageResult {
   /**
@@ -317,7 +317,7 @@ export interface CreateMessageResult {
 /**
  * An opaque token used to represent a cursor for pagination.
  *
- * From 2025-03-26/schema.json#/definitions/Cursor
+ * From schema.json#/definitions/Cursor
  */
 export type Cursor = string;
 
@@ -327,7 +327,7 @@ export type Cursor = string;
  * It is up to the client how best to render embedded resources for the benefit
  * of the LLM and/or the user.
  *
- * From 2025-03-26/schema.json#/definitions/EmbeddedResource
+ * From schema.json#/definitions/EmbeddedResource
  */
 export interface EmbeddedResource {
   /**
@@ -341,14 +341,14 @@ export interface EmbeddedResource {
 /**
  * A response that indicates success but carries no data.
  *
- * From 2025-03-26/schema.json#/definitions/EmptyResult
+ * From schema.json#/definitions/EmptyResult
  */
 export type EmptyResult = Result;
 
 /**
  * Used by the client to get a prompt provided by the server.
  *
- * From 2025-03-26/schema.json#/definitions/GetPromptRequest
+ * From schema.json#/definitions/GetPromptRequest
  */
 export interface GetPromptRequest {
   method: "prompts/get";
@@ -369,7 +369,7 @@ export interface GetPromptRequest {
 /**
  * The server's response to a prompts/get request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/GetPromptResult
+ * From schema.json#/definitions/GetPromptResult
  */
 export interface GetPromptResult {
   /**
@@ -389,7 +389,7 @@ export interface GetPromptResult {
 /**
  * An image provided to or from an LLM.
  *
- * From 2025-03-26/schema.json#/definitions/ImageContent
+ * From schema.json#/definitions/ImageContent
  */
 export interface ImageContent {
   /**
@@ -410,7 +410,7 @@ export interface ImageContent {
 /**
  * Describes the name and version of an MCP implementation.
  *
- * From 2025-03-26/schema.json#/definitions/Implementation
+ * From schema.json#/definitions/Implementation
  */
 export interface Implementation {
   name: string;
@@ -420,7 +420,7 @@ export interface Implementation {
 /**
  * This request is sent from the client to the server when it first connects, asking it to begin initialization.
  *
- * From 2025-03-26/schema.json#/definitions/InitializeRequest
+ * From schema.json#/definitions/InitializeRequest
  */
 export interface InitializeRequest {
   method: "initialize";
@@ -437,7 +437,7 @@ export interface InitializeRequest {
 /**
  * After receiving an initialize request from the client, the server sends this response.
  *
- * From 2025-03-26/schema.json#/definitions/InitializeResult
+ * From schema.json#/definitions/InitializeResult
  */
 export interface InitializeResult {
   /**
@@ -464,7 +464,7 @@ export interface InitializeResult {
 /**
  * This notification is sent from the client to the server after initialization has finished.
  *
- * From 2025-03-26/schema.json#/definitions/InitializedNotification
+ * From schema.json#/definitions/InitializedNotification
  */
 export interface InitializedNotification {
   method: "notifications/initialized";
@@ -482,21 +482,21 @@ export interface InitializedNotification {
 /**
  * A JSON-RPC batch request, as described in https://www.jsonrpc.org/specification#batch.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCBatchRequest
+ * From schema.json#/definitions/JSONRPCBatchRequest
  */
 export type JSONRPCBatchRequest = (JSONRPCRequest | JSONRPCNotification)[];
 
 /**
  * A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCBatchResponse
+ * From schema.json#/definitions/JSONRPCBatchResponse
  */
 export type JSONRPCBatchResponse = (JSONRPCResponse | JSONRPCError)[];
 
 /**
  * A response to a request that indicates an error occurred.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCError
+ * From schema.json#/definitions/JSONRPCError
  */
 export interface JSONRPCError {
   error: {
@@ -520,7 +520,7 @@ export interface JSONRPCError {
 /**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCMessage
+ * From schema.json#/definitions/JSONRPCMessage
  */
 export type JSONRPCMessage =
   | JSONRPCRequest
@@ -533,7 +533,7 @@ export type JSONRPCMessage =
 /**
  * A notification which does not expect a response.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCNotification
+ * From schema.json#/definitions/JSONRPCNotification
  */
 export interface JSONRPCNotification {
   jsonrpc: "2.0";
@@ -552,7 +552,7 @@ export interface JSONRPCNotification {
 /**
  * A request that expects a response.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCRequest
+ * From schema.json#/definitions/JSONRPCRequest
  */
 export interface JSONRPCRequest {
   id: RequestId;
@@ -572,7 +572,7 @@ export interface JSONRPCRequest {
 /**
  * A successful (non-error) response to a request.
  *
- * From 2025-03-26/schema.json#/definitions/JSONRPCResponse
+ * From schema.json#/definitions/JSONRPCResponse
  */
 export interface JSONRPCResponse {
   id: RequestId;
@@ -583,7 +583,7 @@ export interface JSONRPCResponse {
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  *
- * From 2025-03-26/schema.json#/definitions/ListPromptsRequest
+ * From schema.json#/definitions/ListPromptsRequest
  */
 export interface ListPromptsRequest {
   method: "prompts/list";
@@ -599,7 +599,7 @@ export interface ListPromptsRequest {
 /**
  * The server's response to a prompts/list request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ListPromptsResult
+ * From schema.json#/definitions/ListPromptsResult
  */
 export interface ListPromptsResult {
   /**
@@ -620,7 +620,7 @@ export interface ListPromptsResult {
 /**
  * Sent from the client to request a list of resource templates the server has.
  *
- * From 2025-03-26/schema.json#/definitions/ListResourceTemplatesRequest
+ * From schema.json#/definitions/ListResourceTemplatesRequest
  */
 export interface ListResourceTemplatesRequest {
   method: "resources/templates/list";
@@ -636,7 +636,7 @@ export interface ListResourceTemplatesRequest {
 /**
  * The server's response to a resources/templates/list request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ListResourceTemplatesResult
+ * From schema.json#/definitions/ListResourceTemplatesResult
  */
 export interface ListResourceTemplatesResult {
   /**
@@ -657,7 +657,7 @@ export interface ListResourceTemplatesResult {
 /**
  * Sent from the client to request a list of resources the server has.
  *
- * From 2025-03-26/schema.json#/definitions/ListResourcesRequest
+ * From schema.json#/definitions/ListResourcesRequest
  */
 export interface ListResourcesRequest {
   method: "resources/list";
@@ -673,7 +673,7 @@ export interface ListResourcesRequest {
 /**
  * The server's response to a resources/list request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ListResourcesResult
+ * From schema.json#/definitions/ListResourcesResult
  */
 export interface ListResourcesResult {
   /**
@@ -700,7 +700,7 @@ export interface ListResourcesResult {
  * This request is typically used when the server needs to understand the file system
  * structure or access specific locations that the client has permission to read from.
  *
- * From 2025-03-26/schema.json#/definitions/ListRootsRequest
+ * From schema.json#/definitions/ListRootsRequest
  */
 export interface ListRootsRequest {
   method: "roots/list";
@@ -720,7 +720,7 @@ export interface ListRootsRequest {
  * This result contains an array of Root objects, each representing a root directory
  * or file that the server can operate on.
  *
- * From 2025-03-26/schema.json#/definitions/ListRootsResult
+ * From schema.json#/definitions/ListRootsResult
  */
 export interface ListRootsResult {
   /**
@@ -736,7 +736,7 @@ export interface ListRootsResult {
 /**
  * Sent from the client to request a list of tools the server has.
  *
- * From 2025-03-26/schema.json#/definitions/ListToolsRequest
+ * From schema.json#/definitions/ListToolsRequest
  */
 export interface ListToolsRequest {
   method: "tools/list";
@@ -752,7 +752,7 @@ export interface ListToolsRequest {
 /**
  * The server's response to a tools/list request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ListToolsResult
+ * From schema.json#/definitions/ListToolsResult
  */
 export interface ListToolsResult {
   /**
@@ -776,7 +776,7 @@ export interface ListToolsResult {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  *
- * From 2025-03-26/schema.json#/definitions/LoggingLevel
+ * From schema.json#/definitions/LoggingLevel
  */
 export type LoggingLevel =
   "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
@@ -784,7 +784,7 @@ export type LoggingLevel =
 /**
  * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
  *
- * From 2025-03-26/schema.json#/definitions/LoggingMessageNotification
+ * From schema.json#/definitions/LoggingMessageNotification
  */
 export interface LoggingMessageNotification {
   method: "notifications/message";
@@ -810,7 +810,7 @@ export interface LoggingMessageNotification {
  * Keys not declared here are currently left unspecified by the spec and are up
  * to the client to interpret.
  *
- * From 2025-03-26/schema.json#/definitions/ModelHint
+ * From schema.json#/definitions/ModelHint
  */
 export interface ModelHint {
   /**
@@ -840,7 +840,7 @@ export interface ModelHint {
  * up to the client to decide how to interpret these preferences and how to
  * balance them against other considerations.
  *
- * From 2025-03-26/schema.json#/definitions/ModelPreferences
+ * From schema.json#/definitions/ModelPreferences
  */
 export interface ModelPreferences {
   /**
@@ -874,7 +874,7 @@ export interface ModelPreferences {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/Notification
+ * From schema.json#/definitions/Notification
  */
 export interface Notification {
   method: string;
@@ -890,7 +890,7 @@ export interface Notification {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/PaginatedRequest
+ * From schema.json#/definitions/PaginatedRequest
  */
 export interface PaginatedRequest {
   method: string;
@@ -904,7 +904,7 @@ export interface PaginatedRequest {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/PaginatedResult
+ * From schema.json#/definitions/PaginatedResult
  */
 export interface PaginatedResult {
   /**
@@ -924,7 +924,7 @@ export interface PaginatedResult {
 /**
  * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
  *
- * From 2025-03-26/schema.json#/definitions/PingRequest
+ * From schema.json#/definitions/PingRequest
  */
 export interface PingRequest {
   method: "ping";
@@ -942,7 +942,7 @@ export interface PingRequest {
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  *
- * From 2025-03-26/schema.json#/definitions/ProgressNotification
+ * From schema.json#/definitions/ProgressNotification
  */
 export interface ProgressNotification {
   method: "notifications/progress";
@@ -969,14 +969,14 @@ export interface ProgressNotification {
 /**
  * A progress token, used to associate progress notifications with the original request.
  *
- * From 2025-03-26/schema.json#/definitions/ProgressToken
+ * From schema.json#/definitions/ProgressToken
  */
 export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
  *
- * From 2025-03-26/schema.json#/definitions/Prompt
+ * From schema.json#/definitions/Prompt
  */
 export interface Prompt {
   /**
@@ -996,7 +996,7 @@ export interface Prompt {
 /**
  * Describes an argument that a prompt can accept.
  *
- * From 2025-03-26/schema.json#/definitions/PromptArgument
+ * From schema.json#/definitions/PromptArgument
  */
 export interface PromptArgument {
   /**
@@ -1016,7 +1016,7 @@ export interface PromptArgument {
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-03-26/schema.json#/definitions/PromptListChangedNotification
+ * From schema.json#/definitions/PromptListChangedNotification
  */
 export interface PromptListChangedNotification {
   method: "notifications/prompts/list_changed";
@@ -1037,7 +1037,7 @@ export interface PromptListChangedNotification {
  * This is similar to `SamplingMessage`, but also supports the embedding of
  * resources from the MCP server.
  *
- * From 2025-03-26/schema.json#/definitions/PromptMessage
+ * From schema.json#/definitions/PromptMessage
  */
 export interface PromptMessage {
   content: TextContent | ImageContent | AudioContent | EmbeddedResource;
@@ -1047,7 +1047,7 @@ export interface PromptMessage {
 /**
  * Identifies a prompt.
  *
- * From 2025-03-26/schema.json#/definitions/PromptReference
+ * From schema.json#/definitions/PromptReference
  */
 export interface PromptReference {
   /**
@@ -1060,7 +1060,7 @@ export interface PromptReference {
 /**
  * Sent from the client to the server, to read a specific resource URI.
  *
- * From 2025-03-26/schema.json#/definitions/ReadResourceRequest
+ * From schema.json#/definitions/ReadResourceRequest
  */
 export interface ReadResourceRequest {
   method: "resources/read";
@@ -1075,7 +1075,7 @@ export interface ReadResourceRequest {
 /**
  * The server's response to a resources/read request from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ReadResourceResult
+ * From schema.json#/definitions/ReadResourceResult
  */
 export interface ReadResourceResult {
   /**
@@ -1089,7 +1089,7 @@ export interface ReadResourceResult {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/Request
+ * From schema.json#/definitions/Request
  */
 export interface Request {
   method: string;
@@ -1107,14 +1107,14 @@ export interface Request {
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  *
- * From 2025-03-26/schema.json#/definitions/RequestId
+ * From schema.json#/definitions/RequestId
  */
 export type RequestId = string | number;
 
 /**
  * A known resource that the server is capable of reading.
  *
- * From 2025-03-26/schema.json#/definitions/Resource
+ * From schema.json#/definitions/Resource
  */
 export interface Resource {
   /**
@@ -1152,7 +1152,7 @@ export interface Resource {
 /**
  * The contents of a specific resource or sub-resource.
  *
- * From 2025-03-26/schema.json#/definitions/ResourceContents
+ * From schema.json#/definitions/ResourceContents
  */
 export interface ResourceContents {
   /**
@@ -1168,7 +1168,7 @@ export interface ResourceContents {
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ResourceListChangedNotification
+ * From schema.json#/definitions/ResourceListChangedNotification
  */
 export interface ResourceListChangedNotification {
   method: "notifications/resources/list_changed";
@@ -1186,7 +1186,7 @@ export interface ResourceListChangedNotification {
 /**
  * A reference to a resource or resource template definition.
  *
- * From 2025-03-26/schema.json#/definitions/ResourceReference
+ * From schema.json#/definitions/ResourceReference
  */
 export interface ResourceReference {
   type: "ref/resource";
@@ -1199,7 +1199,7 @@ export interface ResourceReference {
 /**
  * A template description for resources available on the server.
  *
- * From 2025-03-26/schema.json#/definitions/ResourceTemplate
+ * From schema.json#/definitions/ResourceTemplate
  */
 export interface ResourceTemplate {
   /**
@@ -1231,7 +1231,7 @@ export interface ResourceTemplate {
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
  *
- * From 2025-03-26/schema.json#/definitions/ResourceUpdatedNotification
+ * From schema.json#/definitions/ResourceUpdatedNotification
  */
 export interface ResourceUpdatedNotification {
   method: "notifications/resources/updated";
@@ -1244,7 +1244,7 @@ export interface ResourceUpdatedNotification {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/Result
+ * From schema.json#/definitions/Result
  */
 export interface Result {
   /**
@@ -1259,14 +1259,14 @@ export interface Result {
 /**
  * The sender or recipient of messages and data in a conversation.
  *
- * From 2025-03-26/schema.json#/definitions/Role
+ * From schema.json#/definitions/Role
  */
 export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
  *
- * From 2025-03-26/schema.json#/definitions/Root
+ * From schema.json#/definitions/Root
  */
 export interface Root {
   /**
@@ -1288,7 +1288,7 @@ export interface Root {
  * This notification should be sent whenever the client adds, removes, or modifies any root.
  * The server should then request an updated list of roots using the ListRootsRequest.
  *
- * From 2025-03-26/schema.json#/definitions/RootsListChangedNotification
+ * From schema.json#/definitions/RootsListChangedNotification
  */
 export interface RootsListChangedNotification {
   method: "notifications/roots/list_changed";
@@ -1306,7 +1306,7 @@ export interface RootsListChangedNotification {
 /**
  * Describes a message issued to or received from an LLM API.
  *
- * From 2025-03-26/schema.json#/definitions/SamplingMessage
+ * From schema.json#/definitions/SamplingMessage
  */
 export interface SamplingMessage {
   content: TextContent | ImageContent | AudioContent;
@@ -1316,7 +1316,7 @@ export interface SamplingMessage {
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
  *
- * From 2025-03-26/schema.json#/definitions/ServerCapabilities
+ * From schema.json#/definitions/ServerCapabilities
  */
 export interface ServerCapabilities {
   /**
@@ -1367,7 +1367,7 @@ export interface ServerCapabilities {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/ServerNotification
+ * From schema.json#/definitions/ServerNotification
  */
 export type ServerNotification =
   | CancelledNotification
@@ -1379,12 +1379,12 @@ export type ServerNotification =
   | LoggingMessageNotification;
 
 /**
- * From 2025-03-26/schema.json#/definitions/ServerRequest
+ * From schema.json#/definitions/ServerRequest
  */
 export type ServerRequest = PingRequest | CreateMessageRequest | ListRootsRequest;
 
 /**
- * From 2025-03-26/schema.json#/definitions/ServerResult
+ * From schema.json#/definitions/ServerResult
  */
 export type ServerResult =
   | Result
@@ -1401,7 +1401,7 @@ export type ServerResult =
 /**
  * A request from the client to the server, to enable or adjust logging.
  *
- * From 2025-03-26/schema.json#/definitions/SetLevelRequest
+ * From schema.json#/definitions/SetLevelRequest
  */
 export interface SetLevelRequest {
   method: "logging/setLevel";
@@ -1416,7 +1416,7 @@ export interface SetLevelRequest {
 /**
  * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
  *
- * From 2025-03-26/schema.json#/definitions/SubscribeRequest
+ * From schema.json#/definitions/SubscribeRequest
  */
 export interface SubscribeRequest {
   method: "resources/subscribe";
@@ -1431,7 +1431,7 @@ export interface SubscribeRequest {
 /**
  * Text provided to or from an LLM.
  *
- * From 2025-03-26/schema.json#/definitions/TextContent
+ * From schema.json#/definitions/TextContent
  */
 export interface TextContent {
   /**
@@ -1446,7 +1446,7 @@ export interface TextContent {
 }
 
 /**
- * From 2025-03-26/schema.json#/definitions/TextResourceContents
+ * From schema.json#/definitions/TextResourceContents
  */
 export interface TextResourceContents {
   /**
@@ -1466,7 +1466,7 @@ export interface TextResourceContents {
 /**
  * Definition for a tool the client can call.
  *
- * From 2025-03-26/schema.json#/definitions/Tool
+ * From schema.json#/definitions/Tool
  */
 export interface Tool {
   /**
@@ -1505,7 +1505,7 @@ export interface Tool {
  * Clients should never make tool use decisions based on ToolAnnotations
  * received from untrusted servers.
  *
- * From 2025-03-26/schema.json#/definitions/ToolAnnotations
+ * From schema.json#/definitions/ToolAnnotations
  */
 export interface ToolAnnotations {
   /**
@@ -1550,7 +1550,7 @@ export interface ToolAnnotations {
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-03-26/schema.json#/definitions/ToolListChangedNotification
+ * From schema.json#/definitions/ToolListChangedNotification
  */
 export interface ToolListChangedNotification {
   method: "notifications/tools/list_changed";
@@ -1568,7 +1568,7 @@ export interface ToolListChangedNotification {
 /**
  * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
  *
- * From 2025-03-26/schema.json#/definitions/UnsubscribeRequest
+ * From schema.json#/definitions/UnsubscribeRequest
  */
 export interface UnsubscribeRequest {
   method: "resources/unsubscribe";

@@ -3509,7 +3509,7 @@ const schema54 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"Creat
 const schema55 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-const schema60 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","integer","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
+const schema60 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","number","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
 
 // prettier-ignore
 const schema56 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
@@ -3937,7 +3937,7 @@ function validate48(data, context){
                         for(const key0 in data3){
                           let data4 = data3[key0];
                           const _errs21 = errors;
-                          if(((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))) && (typeof data4 !== "boolean")){
+                          if(((typeof data4 !== "string") && (!(typeof data4 == "number"))) && (typeof data4 !== "boolean")){
                             const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}};
                             if(vErrors === null){
                               vErrors = [err6];
@@ -5775,7 +5775,7 @@ function validate69(data, context){
                   for(const key0 in data2){
                     let data3 = data2[key0];
                     const _errs9 = errors;
-                    if(((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+                    if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
                       validate69.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}}];
                       return false;
                     }

@@ -6041,7 +6041,7 @@ const schema107 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"GetT
 const schema111 = {"$id":"GetTaskPayloadResult","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
 // prettier-ignore
-const schema121 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["array","string","integer","boolean"],"items":{"type":"string"}},"type":"object"}},"required":["action"],"type":"object"};
+const schema121 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["array","string","number","boolean"],"items":{"type":"string"}},"type":"object"}},"required":["action"],"type":"object"};
 
 // prettier-ignore
 const schema109 = {"$id":"GetTaskResult","allOf":[{"$ref":"Result"},{"$ref":"Task"}]};
@@ -7153,7 +7153,7 @@ function validate115(data, context){
                                 for(const key0 in data4){
                                   let data5 = data4[key0];
                                   const _errs31 = errors;
-                                  if((((!(Array.isArray(data5))) && (typeof data5 !== "string")) && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))) && (typeof data5 !== "boolean")){
+                                  if((((!(Array.isArray(data5))) && (typeof data5 !== "string")) && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")){
                                     const err8 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult/properties/content/additionalProperties/type",keyword:"type",params:{type: schema121.properties.content.additionalProperties.type}};
                                     if(vErrors === null){
                                       vErrors = [err8];
@@ -11475,7 +11475,7 @@ function validate166(data, context){
                   for(const key0 in data2){
                     let data3 = data2[key0];
                     const _errs9 = errors;
-                    if((((!(Array.isArray(data3))) && (typeof data3 !== "string")) && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))) && (typeof data3 !== "boolean")){
+                    if((((!(Array.isArray(data3))) && (typeof data3 !== "string")) && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
                       validate166.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema121.properties.content.additionalProperties.type}}];
                       return false;
                     }

@@ -11,7 +11,7 @@
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
  *
- * From 2025-11-25/schema.json#/$defs/Annotations
+ * From schema.json#/$defs/Annotations
  */
 export interface Annotations {
   /**
@@ -42,7 +42,7 @@ export interface Annotations {
 /**
  * Audio provided to or from an LLM.
  *
- * From 2025-11-25/schema.json#/$defs/AudioContent
+ * From schema.json#/$defs/AudioContent
  */
 export interface AudioContent {
   /**
@@ -69,7 +69,7 @@ export interface AudioContent {
 /**
  * Base interface for metadata with name (identifier) and title (display name) properties.
  *
- * From 2025-11-25/schema.json#/$defs/BaseMetadata
+ * From schema.json#/$defs/BaseMetadata
  */
 export interface BaseMetadata {
   /**
@@ -88,7 +88,7 @@ export interface BaseMetadata {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/BlobResourceContents
+ * From schema.json#/$defs/BlobResourceContents
  */
 export interface BlobResourceContents {
   /**
@@ -112,7 +112,7 @@ export interface BlobResourceContents {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/BooleanSchema
+ * From schema.json#/$defs/BooleanSchema
  */
 export interface BooleanSchema {
   default?: boolean;
@@ -124,7 +124,7 @@ export interface BooleanSchema {
 /**
  * Used by the client to invoke a tool provided by the server.
  *
- * From 2025-11-25/schema.json#/$defs/CallToolRequest
+ * From schema.json#/$defs/CallToolRequest
  */
 export interface CallToolRequest {
   id: RequestId;
@@ -136,7 +136,7 @@ export interface CallToolRequest {
 /**
  * Parameters for a `tools/call` request.
  *
- * From 2025-11-25/schema.json#/$defs/CallToolRequestParams
+ * From schema.json#/$defs/CallToolRequestParams
  */
 export interface CallToolRequestParams {
   /**
@@ -173,7 +173,7 @@ export interface CallToolRequestParams {
 /**
  * The server's response to a tool call.
  *
- * From 2025-11-25/schema.json#/$defs/CallToolResult
+ * From schema.json#/$defs/CallToolResult
  */
 export interface CallToolResult {
   /**
@@ -213,7 +213,7 @@ export interface CallToolResult {
 /**
  * A request to cancel a task.
  *
- * From 2025-11-25/schema.json#/$defs/CancelTaskRequest
+ * From schema.json#/$defs/CancelTaskRequest
  */
 export interface CancelTaskRequest {
   id: RequestId;
@@ -230,7 +230,7 @@ export interface CancelTaskRequest {
 /**
  * The response to a tasks/cancel request.
  *
- * From 2025-11-25/schema.json#/$defs/CancelTaskResult
+ * From schema.json#/$defs/CancelTaskResult
  */
 export type CancelTaskResult = Result & Task;
 
@@ -245,7 +245,7 @@ export type CancelTaskResult = Result & Task;
  *
  * For task cancellation, use the `tasks/cancel` request instead of this notification.
  *
- * From 2025-11-25/schema.json#/$defs/CancelledNotification
+ * From schema.json#/$defs/CancelledNotification
  */
 export interface CancelledNotification {
   jsonrpc: "2.0";
@@ -256,7 +256,7 @@ export interface CancelledNotification {
 /**
  * Parameters for a `notifications/cancelled` notification.
  *
- * From 2025-11-25/schema.json#/$defs/CancelledNotificationParams
+ * From schema.json#/$defs/CancelledNotificationParams
  */
 export interface CancelledNotificationParams {
   /**
@@ -282,7 +282,7 @@ export interface CancelledNotificationParams {
 /**
  * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
  *
- * From 2025-11-25/schema.json#/$defs/ClientCapabilities
+ * From schema.json#/$defs/ClientCapabilities
  */
 export interface ClientCapabilities {
   /**
@@ -360,7 +360,7 @@ export interface ClientCapabilities {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/ClientNotification
+ * From schema.json#/$defs/ClientNotification
  */
 export type ClientNotification =
   | CancelledNotification
@@ -370,7 +370,7 @@ export type ClientNotification =
   | RootsListChangedNotification;
 
 /**
- * From 2025-11-25/schema.json#/$defs/ClientRequest
+ * From schema.json#/$defs/ClientRequest
  */
 export type ClientRequest =
   | InitializeRequest
@@ -392,7 +392,7 @@ export type ClientRequest =
   | CompleteRequest;
 
 /**
- * From 2025-11-25/schema.json#/$defs/ClientResult
+ * From schema.json#/$defs/ClientResult
  */
 export type ClientResult =
   | Result
@@ -407,7 +407,7 @@ export type ClientResult =
 /**
  * A request from the client to the server, to ask for completion options.
  *
- * From 2025-11-25/schema.json#/$defs/CompleteRequest
+ * From schema.json#/$defs/CompleteRequest
  */
 export interface CompleteRequest {
   id: RequestId;
@@ -419,7 +419,7 @@ export interface CompleteRequest {
 /**
  * Parameters for a `completion/complete` request.
  *
- * From 2025-11-25/schema.json#/$defs/CompleteRequestParams
+ * From schema.json#/$defs/CompleteRequestParams
  */
 export interface CompleteRequestParams {
   /**
@@ -462,7 +462,7 @@ export interface CompleteRequestParams {
 /**
  * The server's response to a completion/complete request
  *
- * From 2025-11-25/schema.json#/$defs/CompleteResult
+ * From schema.json#/$defs/CompleteResult
  */
 export interface CompleteResult {
   /**
@@ -489,7 +489,7 @@ export interface CompleteResult {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/ContentBlock
+ * From schema.json#/$defs/ContentBlock
  */
 export type ContentBlock =
   TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
@@ -497,7 +497,7 @@ export type ContentBlock =
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  *
- * From 2025-11-25/schema.json#/$defs/CreateMessageRequest
+ * From schema.json#/$defs/CreateMessageRequest
  */
 export interface CreateMessageRequest {
   id: RequestId;
@@ -509,7 +509,7 @@ export interface CreateMessageRequest {
 /**
  * Parameters for a `sampling/createMessage` request.
  *
- * From 2025-11-25/schema.json#/$defs/CreateMessageRequestParams
+ * From schema.json#/$defs/CreateMessageRequestParams
  */
 export interface CreateMessageRequestParams {
   /**
@@ -578,7 +578,7 @@ export interface CreateMessageRequestParams {
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  *
- * From 2025-11-25/schema.json#/$defs/CreateMessageResult
+ * From schema.json#/$defs/CreateMessageResult
  */
 export interface CreateMessageResult {
   /**
@@ -617,7 +617,7 @@ export interface CreateMessageResult {
 /**
  * A response to a task-augmented request.
  *
- * From 2025-11-25/schema.json#/$defs/CreateTaskResult
+ * From schema.json#/$defs/CreateTaskResult
  */
 export interface CreateTaskResult {
   /**
@@ -633,14 +633,14 @@ export interface CreateTaskResult {
 /**
  * An opaque token used to represent a cursor for pagination.
  *
- * From 2025-11-25/schema.json#/$defs/Cursor
+ * From schema.json#/$defs/Cursor
  */
 export type Cursor = string;
 
 /**
  * A request from the server to elicit additional information from the user via the client.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitRequest
+ * From schema.json#/$defs/ElicitRequest
  */
 export interface ElicitRequest {
   id: RequestId;
@@ -652,7 +652,7 @@ export interface ElicitRequest {
 /**
  * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitRequestFormParams
+ * From schema.json#/$defs/ElicitRequestFormParams
  */
 export interface ElicitRequestFormParams {
   /**
@@ -699,14 +699,14 @@ export interface ElicitRequestFormParams {
 /**
  * The parameters for a request to elicit additional information from the user via the client.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitRequestParams
+ * From schema.json#/$defs/ElicitRequestParams
  */
 export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormParams;
 
 /**
  * The parameters for a request to elicit information from the user via a URL in the client.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitRequestURLParams
+ * From schema.json#/$defs/ElicitRequestURLParams
  */
 export interface ElicitRequestURLParams {
   /**
@@ -750,7 +750,7 @@ export interface ElicitRequestURLParams {
 /**
  * The client's response to an elicitation request.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitResult
+ * From schema.json#/$defs/ElicitResult
  */
 export interface ElicitResult {
   /**
@@ -780,7 +780,7 @@ export interface ElicitResult {
 /**
  * An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
  *
- * From 2025-11-25/schema.json#/$defs/ElicitationCompleteNotification
+ * From schema.json#/$defs/ElicitationCompleteNotification
  */
 export interface ElicitationCompleteNotification {
   jsonrpc: "2.0";
@@ -799,7 +799,7 @@ export interface ElicitationCompleteNotification {
  * It is up to the client how best to render embedded resources for the benefit
  * of the LLM and/or the user.
  *
- * From 2025-11-25/schema.json#/$defs/EmbeddedResource
+ * From schema.json#/$defs/EmbeddedResource
  */
 export interface EmbeddedResource {
   /**
@@ -819,12 +819,12 @@ export interface EmbeddedResource {
 /**
  * A response that indicates success but carries no data.
  *
- * From 2025-11-25/schema.json#/$defs/EmptyResult
+ * From schema.json#/$defs/EmptyResult
  */
 export type EmptyResult = Result;
 
 /**
- * From 2025-11-25/schema.json#/$defs/EnumSchema
+ * From schema.json#/$defs/EnumSchema
  */
 export type EnumSchema =
   | UntitledSingleSelectEnumSchema
@@ -834,7 +834,7 @@ export type EnumSchema =
   | LegacyTitledEnumSchema;
 
 /**
- * From 2025-11-25/schema.json#/$defs/Error
+ * From schema.json#/$defs/Error
  */
 export interface Error {
   /**
@@ -854,7 +854,7 @@ export interface Error {
 /**
  * Used by the client to get a prompt provided by the server.
  *
- * From 2025-11-25/schema.json#/$defs/GetPromptRequest
+ * From schema.json#/$defs/GetPromptRequest
  */
 export interface GetPromptRequest {
   id: RequestId;
@@ -866,7 +866,7 @@ export interface GetPromptRequest {
 /**
  * Parameters for a `prompts/get` request.
  *
- * From 2025-11-25/schema.json#/$defs/GetPromptRequestParams
+ * From schema.json#/$defs/GetPromptRequestParams
  */
 export interface GetPromptRequestParams {
   /**
@@ -894,7 +894,7 @@ export interface GetPromptRequestParams {
 /**
  * The server's response to a prompts/get request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/GetPromptResult
+ * From schema.json#/$defs/GetPromptResult
  */
 export interface GetPromptResult {
   /**
@@ -914,7 +914,7 @@ export interface GetPromptResult {
 /**
  * A request to retrieve the result of a completed task.
  *
- * From 2025-11-25/schema.json#/$defs/GetTaskPayloadRequest
+ * From schema.json#/$defs/GetTaskPayloadRequest
  */
 export interface GetTaskPayloadRequest {
   id: RequestId;
@@ -933,7 +933,7 @@ export interface GetTaskPayloadRequest {
  * The structure matches the result type of the original request.
  * For example, a tools/call task would return the CallToolResult structure.
  *
- * From 2025-11-25/schema.json#/$defs/GetTaskPayloadResult
+ * From schema.json#/$defs/GetTaskPayloadResult
  */
 export interface GetTaskPayloadResult {
   /**
@@ -948,7 +948,7 @@ export interface GetTaskPayloadResult {
 /**
  * A request to retrieve the state of a task.
  *
- * From 2025-11-25/schema.json#/$defs/GetTaskRequest
+ * From schema.json#/$defs/GetTaskRequest
  */
 export interface GetTaskRequest {
   id: RequestId;
@@ -965,14 +965,14 @@ export interface GetTaskRequest {
 /**
  * The response to a tasks/get request.
  *
- * From 2025-11-25/schema.json#/$defs/GetTaskResult
+ * From schema.json#/$defs/GetTaskResult
  */
 export type GetTaskResult = Result & Task;
 
 /**
  * An optionally-sized icon that can be displayed in a user interface.
  *
- * From 2025-11-25/schema.json#/$defs/Icon
+ * From schema.json#/$defs/Icon
  */
 export interface Icon {
   /**
@@ -1011,7 +1011,7 @@ export interface Icon {
 /**
  * Base interface to add `icons` property.
  *
- * From 2025-11-25/schema.json#/$defs/Icons
+ * From schema.json#/$defs/Icons
  */
 export interface Icons {
   /**
@@ -1031,7 +1031,7 @@ export interface Icons {
 /**
  * An image provided to or from an LLM.
  *
- * From 2025-11-25/schema.json#/$defs/ImageContent
+ * From schema.json#/$defs/ImageContent
  */
 export interface ImageContent {
   /**
@@ -1058,7 +1058,7 @@ export interface ImageContent {
 /**
  * Describes the MCP implementation.
  *
- * From 2025-11-25/schema.json#/$defs/Implementation
+ * From schema.json#/$defs/Implementation
  */
 export interface Implementation {
   /**
@@ -1104,7 +1104,7 @@ export interface Implementation {
 /**
  * This request is sent from the client to the server when it first connects, asking it to begin initialization.
  *
- * From 2025-11-25/schema.json#/$defs/InitializeRequest
+ * From schema.json#/$defs/InitializeRequest
  */
 export interface InitializeRequest {
   id: RequestId;
@@ -1116,7 +1116,7 @@ export interface InitializeRequest {
 /**
  * Parameters for an `initialize` request.
  *
- * From 2025-11-25/schema.json#/$defs/InitializeRequestParams
+ * From schema.json#/$defs/InitializeRequestParams
  */
 export interface InitializeRequestParams {
   /**
@@ -1140,7 +1140,7 @@ export interface InitializeRequestParams {
 /**
  * After receiving an initialize request from the client, the server sends this response.
  *
- * From 2025-11-25/schema.json#/$defs/InitializeResult
+ * From schema.json#/$defs/InitializeResult
  */
 export interface InitializeResult {
   /**
@@ -1167,7 +1167,7 @@ export interface InitializeResult {
 /**
  * This notification is sent from the client to the server after initialization has finished.
  *
- * From 2025-11-25/schema.json#/$defs/InitializedNotification
+ * From schema.json#/$defs/InitializedNotification
  */
 export interface InitializedNotification {
   jsonrpc: "2.0";
@@ -1178,7 +1178,7 @@ export interface InitializedNotification {
 /**
  * A response to a request that indicates an error occurred.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCErrorResponse
+ * From schema.json#/$defs/JSONRPCErrorResponse
  */
 export interface JSONRPCErrorResponse {
   error: Error;
@@ -1189,7 +1189,7 @@ export interface JSONRPCErrorResponse {
 /**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCMessage
+ * From schema.json#/$defs/JSONRPCMessage
  */
 export type JSONRPCMessage =
   JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
@@ -1197,7 +1197,7 @@ export type JSONRPCMessage =
 /**
  * A notification which does not expect a response.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCNotification
+ * From schema.json#/$defs/JSONRPCNotification
  */
 export interface JSONRPCNotification {
   jsonrpc: "2.0";
@@ -1210,7 +1210,7 @@ export interface JSONRPCNotification {
 /**
  * A request that expects a response.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCRequest
+ * From schema.json#/$defs/JSONRPCRequest
  */
 export interface JSONRPCRequest {
   id: RequestId;
@@ -1224,14 +1224,14 @@ export interface JSONRPCRequest {
 /**
  * A response to a request, containing either the result or error.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCResponse
+ * From schema.json#/$defs/JSONRPCResponse
  */
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A successful (non-error) response to a request.
  *
- * From 2025-11-25/schema.json#/$defs/JSONRPCResultResponse
+ * From schema.json#/$defs/JSONRPCResultResponse
  */
 export interface JSONRPCResultResponse {
   id: RequestId;
@@ -1243,7 +1243,7 @@ export interface JSONRPCResultResponse {
  * Use TitledSingleSelectEnumSchema instead.
  * This interface will be removed in a future version.
  *
- * From 2025-11-25/schema.json#/$defs/LegacyTitledEnumSchema
+ * From schema.json#/$defs/LegacyTitledEnumSchema
  */
 export interface LegacyTitledEnumSchema {
   default?: string;
@@ -1261,7 +1261,7 @@ export interface LegacyTitledEnumSchema {
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  *
- * From 2025-11-25/schema.json#/$defs/ListPromptsRequest
+ * From schema.json#/$defs/ListPromptsRequest
  */
 export interface ListPromptsRequest {
   id: RequestId;
@@ -1273,7 +1273,7 @@ export interface ListPromptsRequest {
 /**
  * The server's response to a prompts/list request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ListPromptsResult
+ * From schema.json#/$defs/ListPromptsResult
  */
 export interface ListPromptsResult {
   /**
@@ -1294,7 +1294,7 @@ export interface ListPromptsResult {
 /**
  * Sent from the client to request a list of resource templates the server has.
  *
- * From 2025-11-25/schema.json#/$defs/ListResourceTemplatesRequest
+ * From schema.json#/$defs/ListResourceTemplatesRequest
  */
 export interface ListResourceTemplatesRequest {
   id: RequestId;
@@ -1306,7 +1306,7 @@ export interface ListResourceTemplatesRequest {
 /**
  * The server's response to a resources/templates/list request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ListResourceTemplatesResult
+ * From schema.json#/$defs/ListResourceTemplatesResult
  */
 export interface ListResourceTemplatesResult {
   /**
@@ -1327,7 +1327,7 @@ export interface ListResourceTemplatesResult {
 /**
  * Sent from the client to request a list of resources the server has.
  *
- * From 2025-11-25/schema.json#/$defs/ListResourcesRequest
+ * From schema.json#/$defs/ListResourcesRequest
  */
 export interface ListResourcesRequest {
   id: RequestId;
@@ -1339,7 +1339,7 @@ export interface ListResourcesRequest {
 /**
  * The server's response to a resources/list request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ListResourcesResult
+ * From schema.json#/$defs/ListResourcesResult
  */
 export interface ListResourcesResult {
   /**
@@ -1366,7 +1366,7 @@ export interface ListResourcesResult {
  * This request is typically used when the server needs to understand the file system
  * structure or access specific locations that the client has permission to read from.
  *
- * From 2025-11-25/schema.json#/$defs/ListRootsRequest
+ * From schema.json#/$defs/ListRootsRequest
  */
 export interface ListRootsRequest {
   id: RequestId;
@@ -1380,7 +1380,7 @@ export interface ListRootsRequest {
  * This result contains an array of Root objects, each representing a root directory
  * or file that the server can operate on.
  *
- * From 2025-11-25/schema.json#/$defs/ListRootsResult
+ * From schema.json#/$defs/ListRootsResult
  */
 export interface ListRootsResult {
   /**
@@ -1396,7 +1396,7 @@ export interface ListRootsResult {
 /**
  * A request to retrieve a list of tasks.
  *
- * From 2025-11-25/schema.json#/$defs/ListTasksRequest
+ * From schema.json#/$defs/ListTasksRequest
  */
 export interface ListTasksRequest {
   id: RequestId;
@@ -1408,7 +1408,7 @@ export interface ListTasksRequest {
 /**
  * The response to a tasks/list request.
  *
- * From 2025-11-25/schema.json#/$defs/ListTasksResult
+ * From schema.json#/$defs/ListTasksResult
  */
 export interface ListTasksResult {
   /**
@@ -1429,7 +1429,7 @@ export interface ListTasksResult {
 /**
  * Sent from the client to request a list of tools the server has.
  *
- * From 2025-11-25/schema.json#/$defs/ListToolsRequest
+ * From schema.json#/$defs/ListToolsRequest
  */
 export interface ListToolsRequest {
   id: RequestId;
@@ -1441,7 +1441,7 @@ export interface ListToolsRequest {
 /**
  * The server's response to a tools/list request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ListToolsResult
+ * From schema.json#/$defs/ListToolsResult
  */
 export interface ListToolsResult {
   /**
@@ -1465,7 +1465,7 @@ export interface ListToolsResult {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  *
- * From 2025-11-25/schema.json#/$defs/LoggingLevel
+ * From schema.json#/$defs/LoggingLevel
  */
 export type LoggingLevel =
   "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
@@ -1473,7 +1473,7 @@ export type LoggingLevel =
 /**
  * JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
  *
- * From 2025-11-25/schema.json#/$defs/LoggingMessageNotification
+ * From schema.json#/$defs/LoggingMessageNotification
  */
 export interface LoggingMessageNotification {
   jsonrpc: "2.0";
@@ -1484,7 +1484,7 @@ export interface LoggingMessageNotification {
 /**
  * Parameters for a `notifications/message` notification.
  *
- * From 2025-11-25/schema.json#/$defs/LoggingMessageNotificationParams
+ * From schema.json#/$defs/LoggingMessageNotificationParams
  */
 export interface LoggingMessageNotificationParams {
   /**
@@ -1513,7 +1513,7 @@ export interface LoggingMessageNotificationParams {
  * Keys not declared here are currently left unspecified by the spec and are up
  * to the client to interpret.
  *
- * From 2025-11-25/schema.json#/$defs/ModelHint
+ * From schema.json#/$defs/ModelHint
  */
 export interface ModelHint {
   /**
@@ -1543,7 +1543,7 @@ export interface ModelHint {
  * up to the client to decide how to interpret these preferences and how to
  * balance them against other considerations.
  *
- * From 2025-11-25/schema.json#/$defs/ModelPreferences
+ * From schema.json#/$defs/ModelPreferences
  */
 export interface ModelPreferences {
   /**
@@ -1577,12 +1577,12 @@ export interface ModelPreferences {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/MultiSelectEnumSchema
+ * From schema.json#/$defs/MultiSelectEnumSchema
  */
 export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 
 /**
- * From 2025-11-25/schema.json#/$defs/Notification
+ * From schema.json#/$defs/Notification
  */
 export interface Notification {
   method: string;
@@ -1592,7 +1592,7 @@ export interface Notification {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/NotificationParams
+ * From schema.json#/$defs/NotificationParams
  */
 export interface NotificationParams {
   /**
@@ -1604,7 +1604,7 @@ export interface NotificationParams {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/NumberSchema
+ * From schema.json#/$defs/NumberSchema
  */
 export interface NumberSchema {
   default?: number;
@@ -1616,7 +1616,7 @@ export interface NumberSchema {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/PaginatedRequest
+ * From schema.json#/$defs/PaginatedRequest
  */
 export interface PaginatedRequest {
   id: RequestId;
@@ -1628,7 +1628,7 @@ export interface PaginatedRequest {
 /**
  * Common parameters for paginated requests.
  *
- * From 2025-11-25/schema.json#/$defs/PaginatedRequestParams
+ * From schema.json#/$defs/PaginatedRequestParams
  */
 export interface PaginatedRequestParams {
   /**
@@ -1649,7 +1649,7 @@ export interface PaginatedRequestParams {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/PaginatedResult
+ * From schema.json#/$defs/PaginatedResult
  */
 export interface PaginatedResult {
   /**
@@ -1669,7 +1669,7 @@ export interface PaginatedResult {
 /**
  * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
  *
- * From 2025-11-25/schema.json#/$defs/PingRequest
+ * From schema.json#/$defs/PingRequest
  */
 export interface PingRequest {
   id: RequestId;
@@ -1682,7 +1682,7 @@ export interface PingRequest {
  * Restricted schema definitions that only allow primitive types
  * without nested objects or arrays.
  *
- * From 2025-11-25/schema.json#/$defs/PrimitiveSchemaDefinition
+ * From schema.json#/$defs/PrimitiveSchemaDefinition
  */
 export type PrimitiveSchemaDefinition =
   | StringSchema
@@ -1697,7 +1697,7 @@ export type PrimitiveSchemaDefinition =
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  *
- * From 2025-11-25/schema.json#/$defs/ProgressNotification
+ * From schema.json#/$defs/ProgressNotification
  */
 export interface ProgressNotification {
   jsonrpc: "2.0";
@@ -1708,7 +1708,7 @@ export interface ProgressNotification {
 /**
  * Parameters for a `notifications/progress` notification.
  *
- * From 2025-11-25/schema.json#/$defs/ProgressNotificationParams
+ * From schema.json#/$defs/ProgressNotificationParams
  */
 export interface ProgressNotificationParams {
   /**
@@ -1738,14 +1738,14 @@ export interface ProgressNotificationParams {
 /**
  * A progress token, used to associate progress notifications with the original request.
  *
- * From 2025-11-25/schema.json#/$defs/ProgressToken
+ * From schema.json#/$defs/ProgressToken
  */
 export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
  *
- * From 2025-11-25/schema.json#/$defs/Prompt
+ * From schema.json#/$defs/Prompt
  */
 export interface Prompt {
   /**
@@ -1792,7 +1792,7 @@ export interface Prompt {
 /**
  * Describes an argument that a prompt can accept.
  *
- * From 2025-11-25/schema.json#/$defs/PromptArgument
+ * From schema.json#/$defs/PromptArgument
  */
 export interface PromptArgument {
   /**
@@ -1821,7 +1821,7 @@ export interface PromptArgument {
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-11-25/schema.json#/$defs/PromptListChangedNotification
+ * From schema.json#/$defs/PromptListChangedNotification
  */
 export interface PromptListChangedNotification {
   jsonrpc: "2.0";
@@ -1835,7 +1835,7 @@ export interface PromptListChangedNotification {
  * This is similar to `SamplingMessage`, but also supports the embedding of
  * resources from the MCP server.
  *
- * From 2025-11-25/schema.json#/$defs/PromptMessage
+ * From schema.json#/$defs/PromptMessage
  */
 export interface PromptMessage {
   content: ContentBlock;
@@ -1845,7 +1845,7 @@ export interface PromptMessage {
 /**
  * Identifies a prompt.
  *
- * From 2025-11-25/schema.json#/$defs/PromptReference
+ * From schema.json#/$defs/PromptReference
  */
 export interface PromptReference {
   /**
@@ -1867,7 +1867,7 @@ export interface PromptReference {
 /**
  * Sent from the client to the server, to read a specific resource URI.
  *
- * From 2025-11-25/schema.json#/$defs/ReadResourceRequest
+ * From schema.json#/$defs/ReadResourceRequest
  */
 export interface ReadResourceRequest {
   id: RequestId;
@@ -1879,7 +1879,7 @@ export interface ReadResourceRequest {
 /**
  * Parameters for a `resources/read` request.
  *
- * From 2025-11-25/schema.json#/$defs/ReadResourceRequestParams
+ * From schema.json#/$defs/ReadResourceRequestParams
  */
 export interface ReadResourceRequestParams {
   /**
@@ -1901,7 +1901,7 @@ export interface ReadResourceRequestParams {
 /**
  * The server's response to a resources/read request from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ReadResourceResult
+ * From schema.json#/$defs/ReadResourceResult
  */
 export interface ReadResourceResult {
   /**
@@ -1918,7 +1918,7 @@ export interface ReadResourceResult {
  * Metadata for associating messages with a task.
  * Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
  *
- * From 2025-11-25/schema.json#/$defs/RelatedTaskMetadata
+ * From schema.json#/$defs/RelatedTaskMetadata
  */
 export interface RelatedTaskMetadata {
   /**
@@ -1928,7 +1928,7 @@ export interface RelatedTaskMetadata {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/Request
+ * From schema.json#/$defs/Request
  */
 export interface Request {
   method: string;
@@ -1940,14 +1940,14 @@ export interface Request {
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  *
- * From 2025-11-25/schema.json#/$defs/RequestId
+ * From schema.json#/$defs/RequestId
  */
 export type RequestId = string | number;
 
 /**
  * Common params for any request.
  *
- * From 2025-11-25/schema.json#/$defs/RequestParams
+ * From schema.json#/$defs/RequestParams
  */
 export interface RequestParams {
   /**
@@ -1965,7 +1965,7 @@ export interface RequestParams {
 /**
  * A known resource that the server is capable of reading.
  *
- * From 2025-11-25/schema.json#/$defs/Resource
+ * From schema.json#/$defs/Resource
  */
 export interface Resource {
   /**
@@ -2028,7 +2028,7 @@ export interface Resource {
 /**
  * The contents of a specific resource or sub-resource.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceContents
+ * From schema.json#/$defs/ResourceContents
  */
 export interface ResourceContents {
   /**
@@ -2052,7 +2052,7 @@ export interface ResourceContents {
  *
  * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceLink
+ * From schema.json#/$defs/ResourceLink
  */
 export interface ResourceLink {
   /**
@@ -2116,7 +2116,7 @@ export interface ResourceLink {
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceListChangedNotification
+ * From schema.json#/$defs/ResourceListChangedNotification
  */
 export interface ResourceListChangedNotification {
   jsonrpc: "2.0";
@@ -2127,7 +2127,7 @@ export interface ResourceListChangedNotification {
 /**
  * Common parameters when working with resources.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceRequestParams
+ * From schema.json#/$defs/ResourceRequestParams
  */
 export interface ResourceRequestParams {
   /**
@@ -2149,7 +2149,7 @@ export interface ResourceRequestParams {
 /**
  * A template description for resources available on the server.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceTemplate
+ * From schema.json#/$defs/ResourceTemplate
  */
 export interface ResourceTemplate {
   /**
@@ -2206,7 +2206,7 @@ export interface ResourceTemplate {
 /**
  * A reference to a resource or resource template definition.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceTemplateReference
+ * From schema.json#/$defs/ResourceTemplateReference
  */
 export interface ResourceTemplateReference {
   type: "ref/resource";
@@ -2219,7 +2219,7 @@ export interface ResourceTemplateReference {
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceUpdatedNotification
+ * From schema.json#/$defs/ResourceUpdatedNotification
  */
 export interface ResourceUpdatedNotification {
   jsonrpc: "2.0";
@@ -2230,7 +2230,7 @@ export interface ResourceUpdatedNotification {
 /**
  * Parameters for a `notifications/resources/updated` notification.
  *
- * From 2025-11-25/schema.json#/$defs/ResourceUpdatedNotificationParams
+ * From schema.json#/$defs/ResourceUpdatedNotificationParams
  */
 export interface ResourceUpdatedNotificationParams {
   /**
@@ -2246,7 +2246,7 @@ export interface ResourceUpdatedNotificationParams {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/Result
+ * From schema.json#/$defs/Result
  */
 export interface Result {
   /**
@@ -2261,14 +2261,14 @@ export interface Result {
 /**
  * The sender or recipient of messages and data in a conversation.
  *
- * From 2025-11-25/schema.json#/$defs/Role
+ * From schema.json#/$defs/Role
  */
 export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
  *
- * From 2025-11-25/schema.json#/$defs/Root
+ * From schema.json#/$defs/Root
  */
 export interface Root {
   /**
@@ -2296,7 +2296,7 @@ export interface Root {
  * This notification should be sent whenever the client adds, removes, or modifies any root.
  * The server should then request an updated list of roots using the ListRootsRequest.
  *
- * From 2025-11-25/schema.json#/$defs/RootsListChangedNotification
+ * From schema.json#/$defs/RootsListChangedNotification
  */
 export interface RootsListChangedNotification {
   jsonrpc: "2.0";
@@ -2307,7 +2307,7 @@ export interface RootsListChangedNotification {
 /**
  * Describes a message issued to or received from an LLM API.
  *
- * From 2025-11-25/schema.json#/$defs/SamplingMessage
+ * From schema.json#/$defs/SamplingMessage
  */
 export interface SamplingMessage {
   /**
@@ -2327,7 +2327,7 @@ export interface SamplingMessage {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/SamplingMessageContentBlock
+ * From schema.json#/$defs/SamplingMessageContentBlock
  */
 export type SamplingMessageContentBlock =
   TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
@@ -2335,7 +2335,7 @@ export type SamplingMessageContentBlock =
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
  *
- * From 2025-11-25/schema.json#/$defs/ServerCapabilities
+ * From schema.json#/$defs/ServerCapabilities
  */
 export interface ServerCapabilities {
   /**
@@ -2413,7 +2413,7 @@ export interface ServerCapabilities {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/ServerNotification
+ * From schema.json#/$defs/ServerNotification
  */
 export type ServerNotification =
   | CancelledNotification
@@ -2427,7 +2427,7 @@ export type ServerNotification =
   | ElicitationCompleteNotification;
 
 /**
- * From 2025-11-25/schema.json#/$defs/ServerRequest
+ * From schema.json#/$defs/ServerRequest
  */
 export type ServerRequest =
   | PingRequest
@@ -2440,7 +2440,7 @@ export type ServerRequest =
   | ElicitRequest;
 
 /**
- * From 2025-11-25/schema.json#/$defs/ServerResult
+ * From schema.json#/$defs/ServerResult
  */
 export type ServerResult =
   | Result
@@ -2461,7 +2461,7 @@ export type ServerResult =
 /**
  * A request from the client to the server, to enable or adjust logging.
  *
- * From 2025-11-25/schema.json#/$defs/SetLevelRequest
+ * From schema.json#/$defs/SetLevelRequest
  */
 export interface SetLevelRequest {
   id: RequestId;
@@ -2473,7 +2473,7 @@ export interface SetLevelRequest {
 /**
  * Parameters for a `logging/setLevel` request.
  *
- * From 2025-11-25/schema.json#/$defs/SetLevelRequestParams
+ * From schema.json#/$defs/SetLevelRequestParams
  */
 export interface SetLevelRequestParams {
   /**
@@ -2493,12 +2493,12 @@ export interface SetLevelRequestParams {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/SingleSelectEnumSchema
+ * From schema.json#/$defs/SingleSelectEnumSchema
  */
 export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 
 /**
- * From 2025-11-25/schema.json#/$defs/StringSchema
+ * From schema.json#/$defs/StringSchema
  */
 export interface StringSchema {
   default?: string;
@@ -2513,7 +2513,7 @@ export interface StringSchema {
 /**
  * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
  *
- * From 2025-11-25/schema.json#/$defs/SubscribeRequest
+ * From schema.json#/$defs/SubscribeRequest
  */
 export interface SubscribeRequest {
   id: RequestId;
@@ -2525,7 +2525,7 @@ export interface SubscribeRequest {
 /**
  * Parameters for a `resources/subscribe` request.
  *
- * From 2025-11-25/schema.json#/$defs/SubscribeRequestParams
+ * From schema.json#/$defs/SubscribeRequestParams
  */
 export interface SubscribeRequestParams {
   /**
@@ -2547,7 +2547,7 @@ export interface SubscribeRequestParams {
 /**
  * Data associated with a task.
  *
- * From 2025-11-25/schema.json#/$defs/Task
+ * From schema.json#/$defs/Task
  */
 export interface Task {
   /**
@@ -2587,7 +2587,7 @@ export interface Task {
 /**
  * Common params for any task-augmented request.
  *
- * From 2025-11-25/schema.json#/$defs/TaskAugmentedRequestParams
+ * From schema.json#/$defs/TaskAugmentedRequestParams
  */
 export interface TaskAugmentedRequestParams {
   /**
@@ -2615,7 +2615,7 @@ export interface TaskAugmentedRequestParams {
  * Metadata for augmenting a request with task execution.
  * Include this in the `task` field of the request parameters.
  *
- * From 2025-11-25/schema.json#/$defs/TaskMetadata
+ * From schema.json#/$defs/TaskMetadata
  */
 export interface TaskMetadata {
   /**
@@ -2627,14 +2627,14 @@ export interface TaskMetadata {
 /**
  * The status of a task.
  *
- * From 2025-11-25/schema.json#/$defs/TaskStatus
+ * From schema.json#/$defs/TaskStatus
  */
 export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
 
 /**
  * An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
  *
- * From 2025-11-25/schema.json#/$defs/TaskStatusNotification
+ * From schema.json#/$defs/TaskStatusNotification
  */
 export interface TaskStatusNotification {
   jsonrpc: "2.0";
@@ -2645,14 +2645,14 @@ export interface TaskStatusNotification {
 /**
  * Parameters for a `notifications/tasks/status` notification.
  *
- * From 2025-11-25/schema.json#/$defs/TaskStatusNotificationParams
+ * From schema.json#/$defs/TaskStatusNotificationParams
  */
 export type TaskStatusNotificationParams = NotificationParams & Task;
 
 /**
  * Text provided to or from an LLM.
  *
- * From 2025-11-25/schema.json#/$defs/TextContent
+ * From schema.json#/$defs/TextContent
  */
 export interface TextContent {
   /**
@@ -2673,7 +2673,7 @@ export interface TextContent {
 }
 
 /**
- * From 2025-11-25/schema.json#/$defs/TextResourceContents
+ * From schema.json#/$defs/TextResourceContents
  */
 export interface TextResourceContents {
   /**
@@ -2699,7 +2699,7 @@ export interface TextResourceContents {
 /**
  * Schema for multiple-selection enumeration with display titles for each option.
  *
- * From 2025-11-25/schema.json#/$defs/TitledMultiSelectEnumSchema
+ * From schema.json#/$defs/TitledMultiSelectEnumSchema
  */
 export interface TitledMultiSelectEnumSchema {
   /**
@@ -2746,7 +2746,7 @@ export interface TitledMultiSelectEnumSchema {
 /**
  * Schema for single-selection enumeration with display titles for each option.
  *
- * From 2025-11-25/schema.json#/$defs/TitledSingleSelectEnumSchema
+ * From schema.json#/$defs/TitledSingleSelectEnumSchema
  */
 export interface TitledSingleSelectEnumSchema {
   /**
@@ -2780,7 +2780,7 @@ export interface TitledSingleSelectEnumSchema {
 /**
  * Definition for a tool the client can call.
  *
- * From 2025-11-25/schema.json#/$defs/Tool
+ * From schema.json#/$defs/Tool
  */
 export interface Tool {
   /**
@@ -2868,7 +2868,7 @@ export interface Tool {
  * Clients should never make tool use decisions based on ToolAnnotations
  * received from untrusted servers.
  *
- * From 2025-11-25/schema.json#/$defs/ToolAnnotations
+ * From schema.json#/$defs/ToolAnnotations
  */
 export interface ToolAnnotations {
   /**
@@ -2913,7 +2913,7 @@ export interface ToolAnnotations {
 /**
  * Controls tool selection behavior for sampling requests.
  *
- * From 2025-11-25/schema.json#/$defs/ToolChoice
+ * From schema.json#/$defs/ToolChoice
  */
 export interface ToolChoice {
   /**
@@ -2928,7 +2928,7 @@ export interface ToolChoice {
 /**
  * Execution-related properties for a tool.
  *
- * From 2025-11-25/schema.json#/$defs/ToolExecution
+ * From schema.json#/$defs/ToolExecution
  */
 export interface ToolExecution {
   /**
@@ -2948,7 +2948,7 @@ export interface ToolExecution {
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
  *
- * From 2025-11-25/schema.json#/$defs/ToolListChangedNotification
+ * From schema.json#/$defs/ToolListChangedNotification
  */
 export interface ToolListChangedNotification {
   jsonrpc: "2.0";
@@ -2959,7 +2959,7 @@ export interface ToolListChangedNotification {
 /**
  * The result of a tool use, provided by the user back to the assistant.
  *
- * From 2025-11-25/schema.json#/$defs/ToolResultContent
+ * From schema.json#/$defs/ToolResultContent
  */
 export interface ToolResultContent {
   /**
@@ -3005,7 +3005,7 @@ export interface ToolResultContent {
 /**
  * A request from the assistant to call a tool.
  *
- * From 2025-11-25/schema.json#/$defs/ToolUseContent
+ * From schema.json#/$defs/ToolUseContent
  */
 export interface ToolUseContent {
   /**
@@ -3039,7 +3039,7 @@ export interface ToolUseContent {
 /**
  * An error response that indicates that the server requires the client to provide additional information via an elicitation request.
  *
- * From 2025-11-25/schema.json#/$defs/URLElicitationRequiredError
+ * From schema.json#/$defs/URLElicitationRequiredError
  */
 export interface URLElicitationRequiredError {
   error: Error & {
@@ -3056,7 +3056,7 @@ export interface URLElicitationRequiredError {
 /**
  * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
  *
- * From 2025-11-25/schema.json#/$defs/UnsubscribeRequest
+ * From schema.json#/$defs/UnsubscribeRequest
  */
 export interface UnsubscribeRequest {
   id: RequestId;
@@ -3068,7 +3068,7 @@ export interface UnsubscribeRequest {
 /**
  * Parameters for a `resources/unsubscribe` request.
  *
- * From 2025-11-25/schema.json#/$defs/UnsubscribeRequestParams
+ * From schema.json#/$defs/UnsubscribeRequestParams
  */
 export interface UnsubscribeRequestParams {
   /**
@@ -3090,7 +3090,7 @@ export interface UnsubscribeRequestParams {
 /**
  * Schema for multiple-selection enumeration without display titles for options.
  *
- * From 2025-11-25/schema.json#/$defs/UntitledMultiSelectEnumSchema
+ * From schema.json#/$defs/UntitledMultiSelectEnumSchema
  */
 export interface UntitledMultiSelectEnumSchema {
   /**
@@ -3129,7 +3129,7 @@ export interface UntitledMultiSelectEnumSchema {
 /**
  * Schema for single-selection enumeration without display titles for options.
  *
- * From 2025-11-25/schema.json#/$defs/UntitledSingleSelectEnumSchema
+ * From schema.json#/$defs/UntitledSingleSelectEnumSchema
  */
 export interface UntitledSingleSelectEnumSchema {
   /**

@@ -13,7 +13,7 @@
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
  *
- * From 2026-07-28/schema.json#/$defs/Annotations
+ * From schema.json#/$defs/Annotations
  */
 export interface Annotations {
   /**
@@ -44,7 +44,7 @@ export interface Annotations {
 /**
  * Audio provided to or from an LLM.
  *
- * From 2026-07-28/schema.json#/$defs/AudioContent
+ * From schema.json#/$defs/AudioContent
  */
 export interface AudioContent {
   _meta?: MetaObject;
@@ -66,7 +66,7 @@ export interface AudioContent {
 /**
  * Base interface for metadata with name (identifier) and title (display name) properties.
  *
- * From 2026-07-28/schema.json#/$defs/BaseMetadata
+ * From schema.json#/$defs/BaseMetadata
  */
 export interface BaseMetadata {
   /**
@@ -85,7 +85,7 @@ export interface BaseMetadata {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/BlobResourceContents
+ * From schema.json#/$defs/BlobResourceContents
  */
 export interface BlobResourceContents {
   _meta?: MetaObject;
@@ -104,7 +104,7 @@ export interface BlobResourceContents {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/BooleanSchema
+ * From schema.json#/$defs/BooleanSchema
  */
 export interface BooleanSchema {
   default?: boolean;
@@ -116,7 +116,7 @@ export interface BooleanSchema {
 /**
  * A result that supports a time-to-live (TTL) hint for client-side caching.
  *
- * From 2026-07-28/schema.json#/$defs/CacheableResult
+ * From schema.json#/$defs/CacheableResult
  */
 export interface CacheableResult {
   _meta?: ResultMetaObject;
@@ -160,7 +160,7 @@ export interface CacheableResult {
 /**
  * Used by the client to invoke a tool provided by the server.
  *
- * From 2026-07-28/schema.json#/$defs/CallToolRequest
+ * From schema.json#/$defs/CallToolRequest
  */
 export interface CallToolRequest {
   id: RequestId;
@@ -172,7 +172,7 @@ export interface CallToolRequest {
 /**
  * Parameters for a `tools/call` request.
  *
- * From 2026-07-28/schema.json#/$defs/CallToolRequestParams
+ * From schema.json#/$defs/CallToolRequestParams
  */
 export interface CallToolRequestParams {
   _meta: RequestMetaObject;
@@ -193,7 +193,7 @@ export interface CallToolRequestParams {
 /**
  * The result returned by the server for a {@link CallToolRequesttools/call} request.
  *
- * From 2026-07-28/schema.json#/$defs/CallToolResult
+ * From schema.json#/$defs/CallToolResult
  */
 export interface CallToolResult {
   _meta?: ResultMetaObject;
@@ -239,7 +239,7 @@ export interface CallToolResult {
 /**
  * A successful response from the server for a {@link CallToolRequesttools/call} request.
  *
- * From 2026-07-28/schema.json#/$defs/CallToolResultResponse
+ * From schema.json#/$defs/CallToolResultResponse
  */
 export interface CallToolResultResponse {
   id: RequestId;
@@ -256,7 +256,7 @@ export interface CallToolResultResponse {
  *
  * This notification indicates that the result will be unused, so any associated processing SHOULD cease.
  *
- * From 2026-07-28/schema.json#/$defs/CancelledNotification
+ * From schema.json#/$defs/CancelledNotification
  */
 export interface CancelledNotification {
   jsonrpc: "2.0";
@@ -267,7 +267,7 @@ export interface CancelledNotification {
 /**
  * Parameters for a `notifications/cancelled` notification.
  *
- * From 2026-07-28/schema.json#/$defs/CancelledNotificationParams
+ * From schema.json#/$defs/CancelledNotificationParams
  */
 export interface CancelledNotificationParams {
   _meta?: NotificationMetaObject;
@@ -286,7 +286,7 @@ export interface CancelledNotificationParams {
 /**
  * Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
  *
- * From 2026-07-28/schema.json#/$defs/ClientCapabilities
+ * From schema.json#/$defs/ClientCapabilities
  */
 export interface ClientCapabilities {
   /**
@@ -347,7 +347,7 @@ export interface ClientCapabilities {
  *
  * This notification indicates that the result will be unused, so any associated processing SHOULD cease.
  *
- * From 2026-07-28/schema.json#/$defs/ClientNotification
+ * From schema.json#/$defs/ClientNotification
  */
 export interface ClientNotification {
   jsonrpc: "2.0";
@@ -356,7 +356,7 @@ export interface ClientNotification {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/ClientRequest
+ * From schema.json#/$defs/ClientRequest
  */
 export type ClientRequest =
   | DiscoverRequest
@@ -373,14 +373,14 @@ export type ClientRequest =
 /**
  * Common result fields.
  *
- * From 2026-07-28/schema.json#/$defs/ClientResult
+ * From schema.json#/$defs/ClientResult
  */
 export type ClientResult = Result;
 
 /**
  * A request from the client to the server, to ask for completion options.
  *
- * From 2026-07-28/schema.json#/$defs/CompleteRequest
+ * From schema.json#/$defs/CompleteRequest
  */
 export interface CompleteRequest {
   id: RequestId;
@@ -392,7 +392,7 @@ export interface CompleteRequest {
 /**
  * Parameters for a `completion/complete` request.
  *
- * From 2026-07-28/schema.json#/$defs/CompleteRequestParams
+ * From schema.json#/$defs/CompleteRequestParams
  */
 export interface CompleteRequestParams {
   _meta: RequestMetaObject;
@@ -426,7 +426,7 @@ export interface CompleteRequestParams {
 /**
  * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
  *
- * From 2026-07-28/schema.json#/$defs/CompleteResult
+ * From schema.json#/$defs/CompleteResult
  */
 export interface CompleteResult {
   _meta?: ResultMetaObject;
@@ -462,7 +462,7 @@ export interface CompleteResult {
 /**
  * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
  *
- * From 2026-07-28/schema.json#/$defs/CompleteResultResponse
+ * From schema.json#/$defs/CompleteResultResponse
  */
 export interface CompleteResultResponse {
   id: RequestId;
@@ -471,7 +471,7 @@ export interface CompleteResultResponse {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/ContentBlock
+ * From schema.json#/$defs/ContentBlock
  */
 export type ContentBlock =
   TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
@@ -479,7 +479,7 @@ export type ContentBlock =
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  *
- * From 2026-07-28/schema.json#/$defs/CreateMessageRequest
+ * From schema.json#/$defs/CreateMessageRequest
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -491,7 +491,7 @@ export interface CreateMessageRequest {
 /**
  * Parameters for a `sampling/createMessage` request.
  *
- * From 2026-07-28/schema.json#/$defs/CreateMessageRequestParams
+ * From schema.json#/$defs/CreateMessageRequestParams
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -546,7 +546,7 @@ export interface CreateMessageRequestParams {
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  *
- * From 2026-07-28/schema.json#/$defs/CreateMessageResult
+ * From schema.json#/$defs/CreateMessageResult
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -581,7 +581,7 @@ export interface CreateMessageResult {
 /**
  * An opaque token used to represent a cursor for pagination.
  *
- * From 2026-07-28/schema.json#/$defs/Cursor
+ * From schema.json#/$defs/Cursor
  */
 export type Cursor = string;
 
@@ -591,7 +591,7 @@ export type Cursor = string;
  * implement `server/discover`. Clients **MAY** call it but are not required
  * to — version negotiation can also happen inline via per-request `_meta`.
  *
- * From 2026-07-28/schema.json#/$defs/DiscoverRequest
+ * From schema.json#/$defs/DiscoverRequest
  */
 export interface DiscoverRequest {
   id: RequestId;
@@ -603,7 +603,7 @@ export interface DiscoverRequest {
 /**
  * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
  *
- * From 2026-07-28/schema.json#/$defs/DiscoverResult
+ * From schema.json#/$defs/DiscoverResult
  */
 export interface DiscoverResult {
   _meta?: ResultMetaObject;
@@ -665,7 +665,7 @@ export interface DiscoverResult {
 /**
  * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
  *
- * From 2026-07-28/schema.json#/$defs/DiscoverResultResponse
+ * From schema.json#/$defs/DiscoverResultResponse
  */
 export interface DiscoverResultResponse {
   id: RequestId;
@@ -676,7 +676,7 @@ export interface DiscoverResultResponse {
 /**
  * A request from the server to elicit additional information from the user via the client.
  *
- * From 2026-07-28/schema.json#/$defs/ElicitRequest
+ * From schema.json#/$defs/ElicitRequest
  */
 export interface ElicitRequest {
   method: "elicitation/create";
@@ -686,7 +686,7 @@ export interface ElicitRequest {
 /**
  * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
  *
- * From 2026-07-28/schema.json#/$defs/ElicitRequestFormParams
+ * From schema.json#/$defs/ElicitRequestFormParams
  */
 export interface ElicitRequestFormParams {
   /**
@@ -714,14 +714,14 @@ export interface ElicitRequestFormParams {
 /**
  * The parameters for a request to elicit additional information from the user via the client.
  *
- * From 2026-07-28/schema.json#/$defs/ElicitRequestParams
+ * From schema.json#/$defs/ElicitRequestParams
  */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
 /**
  * The parameters for a request to elicit information from the user via a URL in the client.
  *
- * From 2026-07-28/schema.json#/$defs/ElicitRequestURLParams
+ * From schema.json#/$defs/ElicitRequestURLParams
  */
 export interface ElicitRequestURLParams {
   /**
@@ -741,7 +741,7 @@ export interface ElicitRequestURLParams {
 /**
  * The result returned by the client for an {@link ElicitRequestelicitation/create} request.
  *
- * From 2026-07-28/schema.json#/$defs/ElicitResult
+ * From schema.json#/$defs/ElicitResult
  */
 export interface ElicitResult {
   /**
@@ -767,7 +767,7 @@ export interface ElicitResult {
  * It is up to the client how best to render embedded resources for the benefit
  * of the LLM and/or the user.
  *
- * From 2026-07-28/schema.json#/$defs/EmbeddedResource
+ * From schema.json#/$defs/EmbeddedResource
  */
 export interface EmbeddedResource {
   _meta?: MetaObject;
@@ -782,12 +782,12 @@ export interface EmbeddedResource {
 /**
  * Common result fields.
  *
- * From 2026-07-28/schema.json#/$defs/EmptyResult
+ * From schema.json#/$defs/EmptyResult
  */
 export type EmptyResult = Result;
 
 /**
- * From 2026-07-28/schema.json#/$defs/EnumSchema
+ * From schema.json#/$defs/EnumSchema
  */
 export type EnumSchema =
   | UntitledSingleSelectEnumSchema
@@ -797,7 +797,7 @@ export type EnumSchema =
   | LegacyTitledEnumSchema;
 
 /**
- * From 2026-07-28/schema.json#/$defs/Error
+ * From schema.json#/$defs/Error
  */
 export interface Error {
   /**
@@ -817,7 +817,7 @@ export interface Error {
 /**
  * Used by the client to get a prompt provided by the server.
  *
- * From 2026-07-28/schema.json#/$defs/GetPromptRequest
+ * From schema.json#/$defs/GetPromptRequest
  */
 export interface GetPromptRequest {
   id: RequestId;
@@ -829,7 +829,7 @@ export interface GetPromptRequest {
 /**
  * Parameters for a `prompts/get` request.
  *
- * From 2026-07-28/schema.json#/$defs/GetPromptRequestParams
+ * From schema.json#/$defs/GetPromptRequestParams
  */
 export interface GetPromptRequestParams {
   _meta: RequestMetaObject;
@@ -850,7 +850,7 @@ export interface GetPromptRequestParams {
 /**
  * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
  *
- * From 2026-07-28/schema.json#/$defs/GetPromptResult
+ * From schema.json#/$defs/GetPromptResult
  */
 export interface GetPromptResult {
   _meta?: ResultMetaObject;
@@ -875,7 +875,7 @@ export interface GetPromptResult {
 /**
  * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
  *
- * From 2026-07-28/schema.json#/$defs/GetPromptResultResponse
+ * From schema.json#/$defs/GetPromptResultResponse
  */
 export interface GetPromptResultResponse {
   id: RequestId;
@@ -889,7 +889,7 @@ export interface GetPromptResultResponse {
  * because required headers are missing or malformed. For HTTP, the response
  * status code MUST be `400 Bad Request`.
  *
- * From 2026-07-28/schema.json#/$defs/HeaderMismatchError
+ * From schema.json#/$defs/HeaderMismatchError
  */
 export interface HeaderMismatchError {
   error: Error & {
@@ -902,7 +902,7 @@ export interface HeaderMismatchError {
 /**
  * An optionally-sized icon that can be displayed in a user interface.
  *
- * From 2026-07-28/schema.json#/$defs/Icon
+ * From schema.json#/$defs/Icon
  */
 export interface Icon {
   /**
@@ -941,7 +941,7 @@ export interface Icon {
 /**
  * Base interface to add `icons` property.
  *
- * From 2026-07-28/schema.json#/$defs/Icons
+ * From schema.json#/$defs/Icons
  */
 export interface Icons {
   /**
@@ -961,7 +961,7 @@ export interface Icons {
 /**
  * An image provided to or from an LLM.
  *
- * From 2026-07-28/schema.json#/$defs/ImageContent
+ * From schema.json#/$defs/ImageContent
  */
 export interface ImageContent {
   _meta?: MetaObject;
@@ -983,7 +983,7 @@ export interface ImageContent {
 /**
  * Describes the MCP implementation.
  *
- * From 2026-07-28/schema.json#/$defs/Implementation
+ * From schema.json#/$defs/Implementation
  */
 export interface Implementation {
   /**
@@ -1030,7 +1030,7 @@ export interface Implementation {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/InputRequest
+ * From schema.json#/$defs/InputRequest
  */
 export type InputRequest = CreateMessageRequest | ListRootsRequest | ElicitRequest;
 
@@ -1038,7 +1038,7 @@ export type InputRequest = CreateMessageRequest | ListRootsRequest | ElicitReque
  * A map of server-initiated requests that the client must fulfill.
  * Keys are server-assigned identifiers; values are the request objects.
  *
- * From 2026-07-28/schema.json#/$defs/InputRequests
+ * From schema.json#/$defs/InputRequests
  */
 export interface InputRequests {
   [k: string]: InputRequest;
@@ -1050,7 +1050,7 @@ export interface InputRequests {
  *
  * At least one of `inputRequests` or `requestState` MUST be present.
  *
- * From 2026-07-28/schema.json#/$defs/InputRequiredResult
+ * From schema.json#/$defs/InputRequiredResult
  */
 export interface InputRequiredResult {
   _meta?: ResultMetaObject;
@@ -1070,12 +1070,12 @@ export interface InputRequiredResult {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/InputResponse
+ * From schema.json#/$defs/InputResponse
  */
 export type InputResponse = CreateMessageResult | ListRootsResult | ElicitResult;
 
 /**
- * From 2026-07-28/schema.json#/$defs/InputResponseRequestParams
+ * From schema.json#/$defs/InputResponseRequestParams
  */
 export interface InputResponseRequestParams {
   _meta: RequestMetaObject;
@@ -1088,7 +1088,7 @@ export interface InputResponseRequestParams {
  * Keys correspond to the keys in the {@link InputRequests} map;
  * values are the client's result for each request.
  *
- * From 2026-07-28/schema.json#/$defs/InputResponses
+ * From schema.json#/$defs/InputResponses
  */
 export interface InputResponses {
   [k: string]: InputResponse;
@@ -1097,7 +1097,7 @@ export interface InputResponses {
 /**
  * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
  *
- * From 2026-07-28/schema.json#/$defs/InternalError
+ * From schema.json#/$defs/InternalError
  */
 export interface InternalError {
   /**
@@ -1126,7 +1126,7 @@ export interface InternalError {
  * - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
  * - **Sampling**: Missing tool result or tool results mixed with other content
  *
- * From 2026-07-28/schema.json#/$defs/InvalidParamsError
+ * From schema.json#/$defs/InvalidParamsError
  */
 export interface InvalidParamsError {
   /**
@@ -1146,7 +1146,7 @@ export interface InvalidParamsError {
 /**
  * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
  *
- * From 2026-07-28/schema.json#/$defs/InvalidRequestError
+ * From schema.json#/$defs/InvalidRequestError
  */
 export interface InvalidRequestError {
   /**
@@ -1164,12 +1164,12 @@ export interface InvalidRequestError {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/JSONArray
+ * From schema.json#/$defs/JSONArray
  */
 export type JSONArray = JSONValue[];
 
 /**
- * From 2026-07-28/schema.json#/$defs/JSONObject
+ * From schema.json#/$defs/JSONObject
  */
 export interface JSONObject {
   [k: string]: JSONValue;
@@ -1178,7 +1178,7 @@ export interface JSONObject {
 /**
  * A response to a request that indicates an error occurred.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCErrorResponse
+ * From schema.json#/$defs/JSONRPCErrorResponse
  */
 export interface JSONRPCErrorResponse {
   error: Error;
@@ -1189,7 +1189,7 @@ export interface JSONRPCErrorResponse {
 /**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCMessage
+ * From schema.json#/$defs/JSONRPCMessage
  */
 export type JSONRPCMessage =
   JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
@@ -1197,7 +1197,7 @@ export type JSONRPCMessage =
 /**
  * A notification which does not expect a response.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCNotification
+ * From schema.json#/$defs/JSONRPCNotification
  */
 export interface JSONRPCNotification {
   jsonrpc: "2.0";
@@ -1210,7 +1210,7 @@ export interface JSONRPCNotification {
 /**
  * A request that expects a response.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCRequest
+ * From schema.json#/$defs/JSONRPCRequest
  */
 export interface JSONRPCRequest {
   id: RequestId;
@@ -1224,14 +1224,14 @@ export interface JSONRPCRequest {
 /**
  * A response to a request, containing either the result or error.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCResponse
+ * From schema.json#/$defs/JSONRPCResponse
  */
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A successful (non-error) response to a request.
  *
- * From 2026-07-28/schema.json#/$defs/JSONRPCResultResponse
+ * From schema.json#/$defs/JSONRPCResultResponse
  */
 export interface JSONRPCResultResponse {
   id: RequestId;
@@ -1240,7 +1240,7 @@ export interface JSONRPCResultResponse {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/JSONValue
+ * From schema.json#/$defs/JSONValue
  */
 export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | null);
 
@@ -1248,7 +1248,7 @@ export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean | 
  * Use {@link TitledSingleSelectEnumSchema} instead.
  * This interface will be removed in a future version.
  *
- * From 2026-07-28/schema.json#/$defs/LegacyTitledEnumSchema
+ * From schema.json#/$defs/LegacyTitledEnumSchema
  */
 export interface LegacyTitledEnumSchema {
   default?: string;
@@ -1266,7 +1266,7 @@ export interface LegacyTitledEnumSchema {
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  *
- * From 2026-07-28/schema.json#/$defs/ListPromptsRequest
+ * From schema.json#/$defs/ListPromptsRequest
  */
 export interface ListPromptsRequest {
   id: RequestId;
@@ -1278,7 +1278,7 @@ export interface ListPromptsRequest {
 /**
  * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListPromptsResult
+ * From schema.json#/$defs/ListPromptsResult
  */
 export interface ListPromptsResult {
   _meta?: ResultMetaObject;
@@ -1328,7 +1328,7 @@ export interface ListPromptsResult {
 /**
  * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListPromptsResultResponse
+ * From schema.json#/$defs/ListPromptsResultResponse
  */
 export interface ListPromptsResultResponse {
   id: RequestId;
@@ -1339,7 +1339,7 @@ export interface ListPromptsResultResponse {
 /**
  * Sent from the client to request a list of resource templates the server has.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourceTemplatesRequest
+ * From schema.json#/$defs/ListResourceTemplatesRequest
  */
 export interface ListResourceTemplatesRequest {
   id: RequestId;
@@ -1351,7 +1351,7 @@ export interface ListResourceTemplatesRequest {
 /**
  * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourceTemplatesResult
+ * From schema.json#/$defs/ListResourceTemplatesResult
  */
 export interface ListResourceTemplatesResult {
   _meta?: ResultMetaObject;
@@ -1401,7 +1401,7 @@ export interface ListResourceTemplatesResult {
 /**
  * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourceTemplatesResultResponse
+ * From schema.json#/$defs/ListResourceTemplatesResultResponse
  */
 export interface ListResourceTemplatesResultResponse {
   id: RequestId;
@@ -1412,7 +1412,7 @@ export interface ListResourceTemplatesResultResponse {
 /**
  * Sent from the client to request a list of resources the server has.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourcesRequest
+ * From schema.json#/$defs/ListResourcesRequest
  */
 export interface ListResourcesRequest {
   id: RequestId;
@@ -1424,7 +1424,7 @@ export interface ListResourcesRequest {
 /**
  * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourcesResult
+ * From schema.json#/$defs/ListResourcesResult
  */
 export interface ListResourcesResult {
   _meta?: ResultMetaObject;
@@ -1474,7 +1474,7 @@ export interface ListResourcesResult {
 /**
  * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListResourcesResultResponse
+ * From schema.json#/$defs/ListResourcesResultResponse
  */
 export interface ListResourcesResultResponse {
   id: RequestId;
@@ -1491,7 +1491,7 @@ export interface ListResourcesResultResponse {
  * This request is typically used when the server needs to understand the file system
  * structure or access specific locations that the client has permission to read from.
  *
- * From 2026-07-28/schema.json#/$defs/ListRootsRequest
+ * From schema.json#/$defs/ListRootsRequest
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1507,7 +1507,7 @@ export interface ListRootsRequest {
  * This result contains an array of {@link Root} objects, each representing a root directory
  * or file that the server can operate on.
  *
- * From 2026-07-28/schema.json#/$defs/ListRootsResult
+ * From schema.json#/$defs/ListRootsResult
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1518,7 +1518,7 @@ export interface ListRootsResult {
 /**
  * Sent from the client to request a list of tools the server has.
  *
- * From 2026-07-28/schema.json#/$defs/ListToolsRequest
+ * From schema.json#/$defs/ListToolsRequest
  */
 export interface ListToolsRequest {
   id: RequestId;
@@ -1530,7 +1530,7 @@ export interface ListToolsRequest {
 /**
  * The result returned by the server for a {@link ListToolsRequesttools/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListToolsResult
+ * From schema.json#/$defs/ListToolsResult
  */
 export interface ListToolsResult {
   _meta?: ResultMetaObject;
@@ -1580,7 +1580,7 @@ export interface ListToolsResult {
 /**
  * A successful response from the server for a {@link ListToolsRequesttools/list} request.
  *
- * From 2026-07-28/schema.json#/$defs/ListToolsResultResponse
+ * From schema.json#/$defs/ListToolsResultResponse
  */
 export interface ListToolsResultResponse {
   id: RequestId;
@@ -1594,7 +1594,7 @@ export interface ListToolsResultResponse {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  *
- * From 2026-07-28/schema.json#/$defs/LoggingLevel
+ * From schema.json#/$defs/LoggingLevel
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1604,7 +1604,7 @@ export type LoggingLevel =
 /**
  * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
  *
- * From 2026-07-28/schema.json#/$defs/LoggingMessageNotification
+ * From schema.json#/$defs/LoggingMessageNotification
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1617,7 +1617,7 @@ export interface LoggingMessageNotification {
 /**
  * Parameters for a `notifications/message` notification.
  *
- * From 2026-07-28/schema.json#/$defs/LoggingMessageNotificationParams
+ * From schema.json#/$defs/LoggingMessageNotificationParams
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1654,7 +1654,7 @@ export interface LoggingMessageNotificationParams {
  * - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
  * - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
  *
- * From 2026-07-28/schema.json#/$defs/MetaObject
+ * From schema.json#/$defs/MetaObject
  */
 export interface MetaObject {
   [k: string]: unknown;
@@ -1667,7 +1667,7 @@ export interface MetaObject {
  *
  * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
  *
- * From 2026-07-28/schema.json#/$defs/MethodNotFoundError
+ * From schema.json#/$defs/MethodNotFoundError
  */
 export interface MethodNotFoundError {
   /**
@@ -1689,7 +1689,7 @@ export interface MethodNotFoundError {
  * declare in `clientCapabilities`. For HTTP, the response status code MUST be
  * `400 Bad Request`.
  *
- * From 2026-07-28/schema.json#/$defs/MissingRequiredClientCapabilityError
+ * From schema.json#/$defs/MissingRequiredClientCapabilityError
  */
 export interface MissingRequiredClientCapabilityError {
   error: Error & {
@@ -1711,7 +1711,7 @@ export interface MissingRequiredClientCapabilityError {
  * Keys not declared here are currently left unspecified by the spec and are up
  * to the client to interpret.
  *
- * From 2026-07-28/schema.json#/$defs/ModelHint
+ * From schema.json#/$defs/ModelHint
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1743,7 +1743,7 @@ export interface ModelHint {
  * up to the client to decide how to interpret these preferences and how to
  * balance them against other considerations.
  *
- * From 2026-07-28/schema.json#/$defs/ModelPreferences
+ * From schema.json#/$defs/ModelPreferences
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -1779,12 +1779,12 @@ export interface ModelPreferences {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/MultiSelectEnumSchema
+ * From schema.json#/$defs/MultiSelectEnumSchema
  */
 export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 
 /**
- * From 2026-07-28/schema.json#/$defs/Notification
+ * From schema.json#/$defs/Notification
  */
 export interface Notification {
   method: string;
@@ -1796,7 +1796,7 @@ export interface Notification {
 /**
  * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
  *
- * From 2026-07-28/schema.json#/$defs/NotificationMetaObject
+ * From schema.json#/$defs/NotificationMetaObject
  */
 export interface NotificationMetaObject {
   /**
@@ -1818,14 +1818,14 @@ export interface NotificationMetaObject {
 /**
  * Common params for any notification.
  *
- * From 2026-07-28/schema.json#/$defs/NotificationParams
+ * From schema.json#/$defs/NotificationParams
  */
 export interface NotificationParams {
   _meta?: NotificationMetaObject;
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/NumberSchema
+ * From schema.json#/$defs/NumberSchema
  */
 export interface NumberSchema {
   default?: number;
@@ -1837,7 +1837,7 @@ export interface NumberSchema {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/PaginatedRequest
+ * From schema.json#/$defs/PaginatedRequest
  */
 export interface PaginatedRequest {
   id: RequestId;
@@ -1849,7 +1849,7 @@ export interface PaginatedRequest {
 /**
  * Common params for paginated requests.
  *
- * From 2026-07-28/schema.json#/$defs/PaginatedRequestParams
+ * From schema.json#/$defs/PaginatedRequestParams
  */
 export interface PaginatedRequestParams {
   _meta: RequestMetaObject;
@@ -1861,7 +1861,7 @@ export interface PaginatedRequestParams {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/PaginatedResult
+ * From schema.json#/$defs/PaginatedResult
  */
 export interface PaginatedResult {
   _meta?: ResultMetaObject;
@@ -1886,7 +1886,7 @@ export interface PaginatedResult {
 /**
  * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
  *
- * From 2026-07-28/schema.json#/$defs/ParseError
+ * From schema.json#/$defs/ParseError
  */
 export interface ParseError {
   /**
@@ -1907,7 +1907,7 @@ export interface ParseError {
  * Restricted schema definitions that only allow primitive types
  * without nested objects or arrays.
  *
- * From 2026-07-28/schema.json#/$defs/PrimitiveSchemaDefinition
+ * From schema.json#/$defs/PrimitiveSchemaDefinition
  */
 export type PrimitiveSchemaDefinition =
   | StringSchema
@@ -1922,7 +1922,7 @@ export type PrimitiveSchemaDefinition =
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  *
- * From 2026-07-28/schema.json#/$defs/ProgressNotification
+ * From schema.json#/$defs/ProgressNotification
  */
 export interface ProgressNotification {
   jsonrpc: "2.0";
@@ -1933,7 +1933,7 @@ export interface ProgressNotification {
 /**
  * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
  *
- * From 2026-07-28/schema.json#/$defs/ProgressNotificationParams
+ * From schema.json#/$defs/ProgressNotificationParams
  */
 export interface ProgressNotificationParams {
   _meta?: NotificationMetaObject;
@@ -1958,14 +1958,14 @@ export interface ProgressNotificationParams {
 /**
  * A progress token, used to associate progress notifications with the original request.
  *
- * From 2026-07-28/schema.json#/$defs/ProgressToken
+ * From schema.json#/$defs/ProgressToken
  */
 export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
  *
- * From 2026-07-28/schema.json#/$defs/Prompt
+ * From schema.json#/$defs/Prompt
  */
 export interface Prompt {
   _meta?: MetaObject;
@@ -2007,7 +2007,7 @@ export interface Prompt {
 /**
  * Describes an argument that a prompt can accept.
  *
- * From 2026-07-28/schema.json#/$defs/PromptArgument
+ * From schema.json#/$defs/PromptArgument
  */
 export interface PromptArgument {
   /**
@@ -2036,7 +2036,7 @@ export interface PromptArgument {
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
  *
- * From 2026-07-28/schema.json#/$defs/PromptListChangedNotification
+ * From schema.json#/$defs/PromptListChangedNotification
  */
 export interface PromptListChangedNotification {
   jsonrpc: "2.0";
@@ -2050,7 +2050,7 @@ export interface PromptListChangedNotification {
  * This is similar to {@link SamplingMessage}, but also supports the embedding of
  * resources from the MCP server.
  *
- * From 2026-07-28/schema.json#/$defs/PromptMessage
+ * From schema.json#/$defs/PromptMessage
  */
 export interface PromptMessage {
   content: ContentBlock;
@@ -2060,7 +2060,7 @@ export interface PromptMessage {
 /**
  * Identifies a prompt.
  *
- * From 2026-07-28/schema.json#/$defs/PromptReference
+ * From schema.json#/$defs/PromptReference
  */
 export interface PromptReference {
   /**
@@ -2082,7 +2082,7 @@ export interface PromptReference {
 /**
  * Sent from the client to the server, to read a specific resource URI.
  *
- * From 2026-07-28/schema.json#/$defs/ReadResourceRequest
+ * From schema.json#/$defs/ReadResourceRequest
  */
 export interface ReadResourceRequest {
   id: RequestId;
@@ -2094,7 +2094,7 @@ export interface ReadResourceRequest {
 /**
  * Parameters for a `resources/read` request.
  *
- * From 2026-07-28/schema.json#/$defs/ReadResourceRequestParams
+ * From schema.json#/$defs/ReadResourceRequestParams
  */
 export interface ReadResourceRequestParams {
   _meta: RequestMetaObject;
@@ -2109,7 +2109,7 @@ export interface ReadResourceRequestParams {
 /**
  * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
  *
- * From 2026-07-28/schema.json#/$defs/ReadResourceResult
+ * From schema.json#/$defs/ReadResourceResult
  */
 export interface ReadResourceResult {
   _meta?: ResultMetaObject;
@@ -2154,7 +2154,7 @@ export interface ReadResourceResult {
 /**
  * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
  *
- * From 2026-07-28/schema.json#/$defs/ReadResourceResultResponse
+ * From schema.json#/$defs/ReadResourceResultResponse
  */
 export interface ReadResourceResultResponse {
   id: RequestId;
@@ -2163,7 +2163,7 @@ export interface ReadResourceResultResponse {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/Request
+ * From schema.json#/$defs/Request
  */
 export interface Request {
   method: string;
@@ -2175,14 +2175,14 @@ export interface Request {
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  *
- * From 2026-07-28/schema.json#/$defs/RequestId
+ * From schema.json#/$defs/RequestId
  */
 export type RequestId = string | number;
 
 /**
  * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
  *
- * From 2026-07-28/schema.json#/$defs/RequestMetaObject
+ * From schema.json#/$defs/RequestMetaObject
  */
 export interface RequestMetaObject {
   /**
@@ -2236,7 +2236,7 @@ export interface RequestMetaObject {
 /**
  * Common params for any request.
  *
- * From 2026-07-28/schema.json#/$defs/RequestParams
+ * From schema.json#/$defs/RequestParams
  */
 export interface RequestParams {
   _meta: RequestMetaObject;
@@ -2245,7 +2245,7 @@ export interface RequestParams {
 /**
  * A known resource that the server is capable of reading.
  *
- * From 2026-07-28/schema.json#/$defs/Resource
+ * From schema.json#/$defs/Resource
  */
 export interface Resource {
   _meta?: MetaObject;
@@ -2303,7 +2303,7 @@ export interface Resource {
 /**
  * The contents of a specific resource or sub-resource.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceContents
+ * From schema.json#/$defs/ResourceContents
  */
 export interface ResourceContents {
   _meta?: MetaObject;
@@ -2322,7 +2322,7 @@ export interface ResourceContents {
  *
  * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceLink
+ * From schema.json#/$defs/ResourceLink
  */
 export interface ResourceLink {
   _meta?: MetaObject;
@@ -2381,7 +2381,7 @@ export interface ResourceLink {
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceListChangedNotification
+ * From schema.json#/$defs/ResourceListChangedNotification
  */
 export interface ResourceListChangedNotification {
   jsonrpc: "2.0";
@@ -2392,7 +2392,7 @@ export interface ResourceListChangedNotification {
 /**
  * Common params for resource-related requests.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceRequestParams
+ * From schema.json#/$defs/ResourceRequestParams
  */
 export interface ResourceRequestParams {
   _meta: RequestMetaObject;
@@ -2405,7 +2405,7 @@ export interface ResourceRequestParams {
 /**
  * A template description for resources available on the server.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceTemplate
+ * From schema.json#/$defs/ResourceTemplate
  */
 export interface ResourceTemplate {
   _meta?: MetaObject;
@@ -2457,7 +2457,7 @@ export interface ResourceTemplate {
 /**
  * A reference to a resource or resource template definition.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceTemplateReference
+ * From schema.json#/$defs/ResourceTemplateReference
  */
 export interface ResourceTemplateReference {
   type: "ref/resource";
@@ -2470,7 +2470,7 @@ export interface ResourceTemplateReference {
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceUpdatedNotification
+ * From schema.json#/$defs/ResourceUpdatedNotification
  */
 export interface ResourceUpdatedNotification {
   jsonrpc: "2.0";
@@ -2481,7 +2481,7 @@ export interface ResourceUpdatedNotification {
 /**
  * Parameters for a `notifications/resources/updated` notification.
  *
- * From 2026-07-28/schema.json#/$defs/ResourceUpdatedNotificationParams
+ * From schema.json#/$defs/ResourceUpdatedNotificationParams
  */
 export interface ResourceUpdatedNotificationParams {
   _meta?: NotificationMetaObject;
@@ -2494,7 +2494,7 @@ export interface ResourceUpdatedNotificationParams {
 /**
  * Common result fields.
  *
- * From 2026-07-28/schema.json#/$defs/Result
+ * From schema.json#/$defs/Result
  */
 export interface Result {
   _meta?: ResultMetaObject;
@@ -2514,7 +2514,7 @@ export interface Result {
 /**
  * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
  *
- * From 2026-07-28/schema.json#/$defs/ResultMetaObject
+ * From schema.json#/$defs/ResultMetaObject
  */
 export interface ResultMetaObject {
   /**
@@ -2541,21 +2541,21 @@ export interface ResultMetaObject {
  * complete - the request completed successfully and the result contains the final content.
  * input_required - the request requires additional input and the result contains an {@link InputRequiredResult} object with instructions for the client to provide additional input before retrying the original request.
  *
- * From 2026-07-28/schema.json#/$defs/ResultType
+ * From schema.json#/$defs/ResultType
  */
 export type ResultType = "complete" | "input_required" | "task" | (string & {});
 
 /**
  * The sender or recipient of messages and data in a conversation.
  *
- * From 2026-07-28/schema.json#/$defs/Role
+ * From schema.json#/$defs/Role
  */
 export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
  *
- * From 2026-07-28/schema.json#/$defs/Root
+ * From schema.json#/$defs/Root
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -2578,7 +2578,7 @@ export interface Root {
 /**
  * Describes a message issued to or received from an LLM API.
  *
- * From 2026-07-28/schema.json#/$defs/SamplingMessage
+ * From schema.json#/$defs/SamplingMessage
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -2595,7 +2595,7 @@ export interface SamplingMessage {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/SamplingMessageContentBlock
+ * From schema.json#/$defs/SamplingMessageContentBlock
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -2605,7 +2605,7 @@ export type SamplingMessageContentBlock =
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
  *
- * From 2026-07-28/schema.json#/$defs/ServerCapabilities
+ * From schema.json#/$defs/ServerCapabilities
  */
 export interface ServerCapabilities {
   /**
@@ -2670,7 +2670,7 @@ export interface ServerCapabilities {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/ServerNotification
+ * From schema.json#/$defs/ServerNotification
  */
 export type ServerNotification =
   | CancelledNotification
@@ -2683,7 +2683,7 @@ export type ServerNotification =
   | LoggingMessageNotification;
 
 /**
- * From 2026-07-28/schema.json#/$defs/ServerResult
+ * From schema.json#/$defs/ServerResult
  */
 export type ServerResult =
   | Result
@@ -2700,12 +2700,12 @@ export type ServerResult =
   | CompleteResult;
 
 /**
- * From 2026-07-28/schema.json#/$defs/SingleSelectEnumSchema
+ * From schema.json#/$defs/SingleSelectEnumSchema
  */
 export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 
 /**
- * From 2026-07-28/schema.json#/$defs/StringSchema
+ * From schema.json#/$defs/StringSchema
  */
 export interface StringSchema {
   default?: string;
@@ -2724,7 +2724,7 @@ export interface StringSchema {
  * Each notification type is **opt-in**; the server **MUST NOT** send
  * notification types the client has not explicitly requested here.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionFilter
+ * From schema.json#/$defs/SubscriptionFilter
  */
 export interface SubscriptionFilter {
   /**
@@ -2759,7 +2759,7 @@ export interface SubscriptionFilter {
  * per subscription ID and not per channel: messages belonging to other
  * subscriptions MAY be interleaved before it.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsAcknowledgedNotification
+ * From schema.json#/$defs/SubscriptionsAcknowledgedNotification
  */
 export interface SubscriptionsAcknowledgedNotification {
   jsonrpc: "2.0";
@@ -2770,7 +2770,7 @@ export interface SubscriptionsAcknowledgedNotification {
 /**
  * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams
+ * From schema.json#/$defs/SubscriptionsAcknowledgedNotificationParams
  */
 export interface SubscriptionsAcknowledgedNotificationParams {
   _meta?: NotificationMetaObject;
@@ -2788,7 +2788,7 @@ export interface SubscriptionsAcknowledgedNotificationParams {
  * outside the context of a specific request. Replaces the previous HTTP GET
  * endpoint and ensures consistent behavior between HTTP and STDIO.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsListenRequest
+ * From schema.json#/$defs/SubscriptionsListenRequest
  */
 export interface SubscriptionsListenRequest {
   id: RequestId;
@@ -2800,7 +2800,7 @@ export interface SubscriptionsListenRequest {
 /**
  * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsListenRequestParams
+ * From schema.json#/$defs/SubscriptionsListenRequestParams
  */
 export interface SubscriptionsListenRequestParams {
   _meta: RequestMetaObject;
@@ -2819,7 +2819,7 @@ export interface SubscriptionsListenRequestParams {
  * is sent only when the server tears the subscription down; an abrupt transport
  * close carries no response. The result body is otherwise empty.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsListenResult
+ * From schema.json#/$defs/SubscriptionsListenResult
  */
 export interface SubscriptionsListenResult {
   _meta: SubscriptionsListenResultMetaObject;
@@ -2840,7 +2840,7 @@ export interface SubscriptionsListenResult {
  * Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
  * {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsListenResultMetaObject
+ * From schema.json#/$defs/SubscriptionsListenResultMetaObject
  */
 export interface SubscriptionsListenResultMetaObject {
   /**
@@ -2872,7 +2872,7 @@ export interface SubscriptionsListenResultMetaObject {
  * A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
  * request, sent when the server tears the subscription down gracefully.
  *
- * From 2026-07-28/schema.json#/$defs/SubscriptionsListenResultResponse
+ * From schema.json#/$defs/SubscriptionsListenResultResponse
  */
 export interface SubscriptionsListenResultResponse {
   id: RequestId;
@@ -2883,7 +2883,7 @@ export interface SubscriptionsListenResultResponse {
 /**
  * Text provided to or from an LLM.
  *
- * From 2026-07-28/schema.json#/$defs/TextContent
+ * From schema.json#/$defs/TextContent
  */
 export interface TextContent {
   _meta?: MetaObject;
@@ -2899,7 +2899,7 @@ export interface TextContent {
 }
 
 /**
- * From 2026-07-28/schema.json#/$defs/TextResourceContents
+ * From schema.json#/$defs/TextResourceContents
  */
 export interface TextResourceContents {
   _meta?: MetaObject;
@@ -2920,7 +2920,7 @@ export interface TextResourceContents {
 /**
  * Schema for multiple-selection enumeration with display titles for each option.
  *
- * From 2026-07-28/schema.json#/$defs/TitledMultiSelectEnumSchema
+ * From schema.json#/$defs/TitledMultiSelectEnumSchema
  */
 export interface TitledMultiSelectEnumSchema {
   /**
@@ -2967,7 +2967,7 @@ export interface TitledMultiSelectEnumSchema {
 /**
  * Schema for single-selection enumeration with display titles for each option.
  *
- * From 2026-07-28/schema.json#/$defs/TitledSingleSelectEnumSchema
+ * From schema.json#/$defs/TitledSingleSelectEnumSchema
  */
 export interface TitledSingleSelectEnumSchema {
   /**
@@ -3001,7 +3001,7 @@ export interface TitledSingleSelectEnumSchema {
 /**
  * Definition for a tool the client can call.
  *
- * From 2026-07-28/schema.json#/$defs/Tool
+ * From schema.json#/$defs/Tool
  */
 export interface Tool {
   _meta?: MetaObject;
@@ -3085,7 +3085,7 @@ export interface Tool {
  * Clients should never make tool use decisions based on `ToolAnnotations`
  * received from untrusted servers.
  *
- * From 2026-07-28/schema.json#/$defs/ToolAnnotations
+ * From schema.json#/$defs/ToolAnnotations
  */
 export interface ToolAnnotations {
   /**
@@ -3130,7 +3130,7 @@ export interface ToolAnnotations {
 /**
  * Controls tool selection behavior for sampling requests.
  *
- * From 2026-07-28/schema.json#/$defs/ToolChoice
+ * From schema.json#/$defs/ToolChoice
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -3147,7 +3147,7 @@ export interface ToolChoice {
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
  *
- * From 2026-07-28/schema.json#/$defs/ToolListChangedNotification
+ * From schema.json#/$defs/ToolListChangedNotification
  */
 export interface ToolListChangedNotification {
   jsonrpc: "2.0";
@@ -3158,7 +3158,7 @@ export interface ToolListChangedNotification {
 /**
  * The result of a tool use, provided by the user back to the assistant.
  *
- * From 2026-07-28/schema.json#/$defs/ToolResultContent
+ * From schema.json#/$defs/ToolResultContent
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -3201,7 +3201,7 @@ export interface ToolResultContent {
 /**
  * A request from the assistant to call a tool.
  *
- * From 2026-07-28/schema.json#/$defs/ToolUseContent
+ * From schema.json#/$defs/ToolUseContent
  *
  * @deprecated Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.
  */
@@ -3236,7 +3236,7 @@ export interface ToolUseContent {
  * chosen not to implement). For HTTP, the response status code MUST be
  * `400 Bad Request`.
  *
- * From 2026-07-28/schema.json#/$defs/UnsupportedProtocolVersionError
+ * From schema.json#/$defs/UnsupportedProtocolVersionError
  */
 export interface UnsupportedProtocolVersionError {
   error: Error & {
@@ -3260,7 +3260,7 @@ export interface UnsupportedProtocolVersionError {
 /**
  * Schema for multiple-selection enumeration without display titles for options.
  *
- * From 2026-07-28/schema.json#/$defs/UntitledMultiSelectEnumSchema
+ * From schema.json#/$defs/UntitledMultiSelectEnumSchema
  */
 export interface UntitledMultiSelectEnumSchema {
   /**
@@ -3299,7 +3299,7 @@ export interface UntitledMultiSelectEnumSchema {
 /**
  * Schema for single-selection enumeration without display titles for options.
  *
- * From 2026-07-28/schema.json#/$defs/UntitledSingleSelectEnumSchema
+ * From schema.json#/$defs/UntitledSingleSelectEnumSchema
  */
 export interface UntitledSingleSelectEnumSchema {
   /**

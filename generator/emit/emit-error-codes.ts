@@ -13,7 +13,7 @@ import {
   stringLiteral as literal,
   type TableValue,
 } from "./layout.js";
-import { jsDoc, lowerFirst } from "./names.js";
+import { builderName, jsDoc } from "./names.js";
 import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
 /** JSON-RPC 2.0's standard messages, used as the builders' default messages. */
@@ -92,11 +92,6 @@ function infoEntry(code: ErrorCodeNode): readonly [string, TableValue] {
     ...(code.doc ? [["doc", literal(code.doc)] as const] : []),
   ];
   return [`[${code.code}]`, { object: fields }];
-}
-
-/** The builder's function name: `UnsupportedProtocolVersion` → `unsupportedProtocolVersionError`. */
-export function builderName(code: ErrorCodeNode): string {
-  return lowerFirst(code.name.endsWith("Error") ? code.name : `${code.name}Error`);
 }
 
 function defaultMessage(code: ErrorCodeNode): string {

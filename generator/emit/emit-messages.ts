@@ -3,7 +3,6 @@
  * validators through tables keyed by method (and, for results, by
  * resultType), so each message is checked against exactly one definition.
  */
-import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { fits, list, stringLiteral as literal, tableMember, unionAlias } from "./layout.js";
@@ -42,13 +41,9 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
       ),
     }),
   );
-  const { errorResponse, resultResponse } = model.envelopes;
-  if (!errorResponse || !resultResponse) {
-    const missing = !errorResponse ? "JSON-RPC error response" : "JSON-RPC result response";
-    throw new McpGenError([
-      diagnostic("MCPG404", { missing }, { file: model.sources[0]?.name ?? "schema.json" }),
-    ]);
-  }
+  // The model check (checkEnvelopes) has made sure both are defined.
+  const errorResponse = model.envelopes.errorResponse!;
+  const resultResponse = model.envelopes.resultResponse!;
   file.add(`const TABLES: MessageTables = {
   revision: ${literal(model.revision)},
 ${mapMember("requests", requestEntries)}

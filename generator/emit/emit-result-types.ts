@@ -17,13 +17,8 @@ import {
   stringLiteral as literal,
   unionAlias,
 } from "./layout.js";
-import { jsDoc, propertyKey } from "./names.js";
+import { jsDoc, propertyKey, resultUnionName } from "./names.js";
 import { RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
-
-/** The name of a request's result union: `CallToolRequest` → `CallToolRequestResult`. */
-export function resultUnionName(request: RequestNode): string {
-  return `${request.definition}Result`;
-}
 
 /** Emits `result-types.gen.ts`, laid out as prettier would (see layout.ts). */
 export function emitResultTypes(model: McpModel, bannerText: string): EmittedFile {

@@ -24,13 +24,14 @@ import { declarationOf } from "./ts-type.js";
 /** Emits `types.gen.ts`. */
 export function emitTypes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(TYPES_FILE);
+  const core = model.sources[0]?.name;
   for (const decl of model.declarations)
-    file.add(printDeclaration(declarationOf(decl.name, backendSchema(decl))));
+    file.add(printDeclaration(declarationOf(decl.name, backendSchema(decl, core))));
   return file.build(bannerText);
 }
 
 /** The declaration's schema, prepared (the form json-schema-to-typescript also reads, for the tests). */
-export function backendSchema(decl: Declaration): JsonObject {
+export function backendSchema(decl: Declaration, coreFile?: string): JsonObject {
   const root = typeof decl.schema === "object" ? decl.schema : {};
   // schema.ts's index signature (often inherited: `CallToolResult extends Result`) has no schema.json keyword of its own.
   const open =
@@ -46,7 +47,7 @@ export function backendSchema(decl: Declaration): JsonObject {
     : prepared;
   return {
     ...markDeprecatedMembers(withMembers, decl.deprecatedMembers),
-    description: docText(decl),
+    description: docText(decl, coreFile),
   };
 }
 
@@ -145,10 +146,16 @@ function markAt(schema: JsonObject, path: readonly string[], note: string): Json
   return { ...schema, properties: { ...properties, [head]: next } };
 }
 
-function docText(decl: Declaration): string {
+/**
+ * The declaration's doc, where it comes from, and its deprecation. A
+ * definition of the revision itself is from `schema.json`, whichever
+ * folder that was read from, so the same revision gives the same text.
+ */
+function docText(decl: Declaration, coreFile: string | undefined): string {
+  const file = decl.origin.file === coreFile ? "schema.json" : decl.origin.file;
   const parts = [
     decl.doc,
-    `From ${decl.origin.file}#${decl.origin.pointer ?? ""}`,
+    `From ${file}#${decl.origin.pointer ?? ""}`,
     decl.deprecated !== undefined ? `@deprecated ${decl.deprecated}` : undefined,
   ];
   return parts.filter((p): p is string => p !== undefined && p !== "").join("\n\n");

@@ -45,6 +45,16 @@ export function guardName(definition: string): string {
   return `is${safeIdentifier(definition)}`;
 }
 
+/** The name of a request's result union: `CallToolRequest` → `CallToolRequestResult`. */
+export function resultUnionName(request: { readonly definition: string }): string {
+  return `${request.definition}Result`;
+}
+
+/** An error code's builder: `UnsupportedProtocolVersion` → `unsupportedProtocolVersionError`. */
+export function builderName(code: { readonly name: string }): string {
+  return lowerFirst(code.name.endsWith("Error") ? code.name : `${code.name}Error`);
+}
+
 /** A JSDoc block from text (undefined or empty text gives no block). */
 export function jsDoc(...paragraphs: Array<string | undefined>): string {
   const text = paragraphs.filter((p): p is string => p !== undefined && p !== "").join("\n\n");

@@ -2,15 +2,25 @@
  * The load stage: the only place that reads inputs from disk. It resolves
  * `--spec`, parses schema.json (errors carry line:column), reads schema.ts
  * through ts-morph, and picks up the registry and the patch overlay.
+ *
+ * A revision is identified by its content, never by the folder it was
+ * read from: a folder whose files are a known revision's pinned bytes is
+ * that revision, and any other folder is named by its schema.ts's
+ * LATEST_PROTOCOL_VERSION (or, without one, by the folder).
  */
 import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { readPatchFile } from "./patches.js";
+import { readOverlay } from "./patches.js";
 import { loadExtensions } from "./extensions.js";
-import { readRegistry } from "./registry.js";
-import { defaultSchemaSources, resolveSpec, type SchemaSources } from "./resolve-spec.js";
+import { readRegistry, type Registry } from "./registry.js";
+import {
+  defaultSchemaSources,
+  resolveSpec,
+  type ResolvedSpec,
+  type SchemaSources,
+} from "./resolve-spec.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { readSchemaTs } from "./read-schema-ts.js";
-import type { SourceSet } from "./types.js";
+import type { SchemaTsFacts, SourceSet } from "./types.js";
 
 /** Options of the load stage. */
 export interface LoadOptions {
@@ -37,21 +47,40 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const schema = await collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
   const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
   const schemaTs = tsFile ? await collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
-  const patchFile = resolved.known ? readPatchFile(resolved.revision) : undefined;
   const extensions =
     options.extensions && options.extensions.length > 0
       ? await collectProblems(problems, () => loadExtensions(options.extensions!, sources))
       : [];
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   return {
-    revision: resolved.revision,
-    known: resolved.known,
+    ...identify(resolved, schemaTs, registry),
     schema,
     ...(schemaTs ? { schemaTs } : {}),
     registry,
-    patches: patchFile ? [patchFile] : [],
+    patches: readOverlay(),
     extensions: extensions ?? [],
   };
+}
+
+/**
+ * Which revision the files are: a known one when they are its pinned bytes
+ * (schema.json and schema.ts both), else the protocol version schema.ts
+ * declares, else the folder's name.
+ */
+function identify(
+  resolved: ResolvedSpec,
+  schemaTs: SchemaTsFacts | undefined,
+  registry: Registry,
+): { revision: string; known: boolean } {
+  if (resolved.known) return { revision: resolved.revision, known: true };
+  const pinned = Object.entries(registry.revisions).find(
+    ([, entry]) =>
+      entry.files["schema.json"].sha256 === resolved.schemaJson.sha256 &&
+      entry.files["schema.ts"].sha256 === resolved.schemaTs?.sha256,
+  );
+  if (pinned) return { revision: pinned[0], known: true };
+  const declared = schemaTs?.constants.LATEST_PROTOCOL_VERSION?.value;
+  return { revision: typeof declared === "string" ? declared : resolved.revision, known: false };
 }
 
 export { DIALECT_URIS, definitionsOf, parseSchemaJson } from "./schema-json.js";

@@ -1,11 +1,13 @@
 /**
- * The patch overlay (schema/patches/<revision>.json): declarative fixes for
- * known upstream defects. Each patch is a list of RFC 6902 JSON Patch
- * operations against the upstream schema.json, and every `replace` or
- * `remove` must be preceded by a `test` of the same path, so a patch fails
- * loudly instead of silently rewriting something upstream has changed.
+ * The patch overlay (schema/patches/*.json): declarative fixes for known
+ * upstream defects. Each patch is a list of RFC 6902 JSON Patch operations
+ * against an upstream schema.json. Patches are matched by content, never
+ * by revision name: a patch applies to any schema on which its `test`
+ * operations hold, and every `replace` or `remove` must be preceded by a
+ * `test` of the same path, so a patch never rewrites something upstream
+ * has changed.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, type JsonValue } from "./json.js";
@@ -34,24 +36,29 @@ export interface Patch {
   readonly operations: readonly PatchOperation[];
 }
 
-/** A revision's patch file. */
+/** One file of the overlay. */
 export interface PatchFile {
+  /** Display name, e.g. `schema/patches/upstream-defects.json`. */
   readonly file: string;
-  readonly revision: string;
   readonly patches: readonly Patch[];
 }
 
-/** Reads the overlay for a known revision; revisions without one get none. */
-export function readPatchFile(revision: string): PatchFile | undefined {
-  const path = join(packageRoot(), "schema", "patches", `${revision}.json`);
-  if (!existsSync(path)) return undefined;
-  const file = `schema/patches/${revision}.json`;
-  const raw = JSON.parse(readFileSync(path, "utf8")) as { patches?: unknown };
+/** Reads every file of the overlay (schema/patches/*.json, in name order); every problem is reported together. */
+export function readOverlay(): PatchFile[] {
+  const dir = join(packageRoot(), "schema", "patches");
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
   const problems: Diagnostic[] = [];
-  const patches = Array.isArray(raw.patches) ? raw.patches : [];
-  patches.forEach((p, i) => problems.push(...checkPatchShape(p, `${file}#/patches/${i}`)));
+  const files = names.map((name): PatchFile => {
+    const file = `schema/patches/${name}`;
+    const raw = JSON.parse(readFileSync(join(dir, name), "utf8")) as { patches?: unknown };
+    const patches = Array.isArray(raw.patches) ? raw.patches : [];
+    patches.forEach((p, i) => problems.push(...checkPatchShape(p, `${file}#/patches/${i}`)));
+    return { file, patches: patches as Patch[] };
+  });
   if (problems.length > 0) throw new McpGenError(problems);
-  return { file, revision, patches: patches as Patch[] };
+  return files;
 }
 
 function checkPatchShape(patch: unknown, where: string): Diagnostic[] {

@@ -12,11 +12,16 @@ import { buildErrorCodes } from "./build-error-codes.js";
 import { buildMethods } from "./build-methods.js";
 import type { Declaration, Envelopes, McpModel, ResultTypeNode, RevisionSummary } from "./types.js";
 
+/** The rule that names a revision's resultType values. */
+export const RULE_RESULT_TYPE_LITERALS =
+  "the resultType values are the string literals of schema.ts's ResultType union";
+
 /** Builds the model of a source set; diagnostics are warnings and notes (errors were caught by the check stage). */
 export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: Diagnostic[] } {
   const declarations = buildDeclarations(sources);
   const methods = buildMethods(declarations, sources);
   const constants = sources.schemaTs?.constants ?? {};
+  const resultTypes = declaredResultTypes(sources);
   const model: McpModel = {
     revision: sources.revision,
     known: sources.known,
@@ -29,12 +34,14 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     declarations,
     requests: methods.requests,
     notifications: methods.notifications,
-    resultTypes: declaredResultTypes(sources),
+    resultTypes,
     errorCodes: buildErrorCodes(declarations, sources),
     capabilities: buildCapabilities(declarations, sources),
     envelopes: envelopesOf(declarations),
     revisions: revisionSummaries(sources, methods),
     appliedPatches: [],
+    supersededPatches: [],
+    appliedRules: resultTypes.length > 0 ? [RULE_RESULT_TYPE_LITERALS] : [],
     extensions: [],
     unknowns: sources.schemaTs
       ? []
@@ -110,7 +117,11 @@ function docLine(doc: string, value: string): { doc?: string } {
   return line ? { doc: line.slice(value.length + 3).trim() } : {};
 }
 
-/** What each known revision defines (from the registry), oldest first; a custom spec is added from its own model. */
+/**
+ * What each known revision defines (from the registry), oldest first. An
+ * unknown revision is added from its own model, in place of a known one of
+ * the same name (an edited copy of a known revision describes itself).
+ */
 function revisionSummaries(
   sources: SourceSet,
   own: ReturnType<typeof buildMethods>,
@@ -120,12 +131,12 @@ function revisionSummaries(
     return { revision, methods: entry.methods, notifications: entry.notifications };
   });
   if (sources.known) return known;
-  return [
-    ...known,
-    {
-      revision: sources.revision,
-      methods: own.requests.map((r) => r.method),
-      notifications: own.notifications.map((n) => n.method),
-    },
-  ];
+  const self = {
+    revision: sources.revision,
+    methods: own.requests.map((r) => r.method),
+    notifications: own.notifications.map((n) => n.method),
+  };
+  return [...known.filter((r) => r.revision !== self.revision), self].sort((a, b) =>
+    a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0,
+  );
 }

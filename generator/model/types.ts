@@ -202,6 +202,22 @@ export interface AppliedPatch {
 }
 
 /**
+ * A patch whose test found another value than it expects where it looks:
+ * upstream has changed what it fixes (most likely fixed the defect), so it
+ * was not applied.
+ */
+export interface SupersededPatch {
+  readonly id: string;
+  readonly file: string;
+  /** The patch's path (`/$defs/JSONValue/anyOf/2/type`). */
+  readonly pointer: string;
+  /** What the patch expects there, as JSON. */
+  readonly expected: string;
+  /** What the schema has there, as JSON. */
+  readonly actual: string;
+}
+
+/**
  * The JSON-RPC envelope definitions, whatever a revision calls them
  * (2025-11-25 renamed JSONRPCResponse / JSONRPCError to
  * JSONRPCResultResponse / JSONRPCErrorResponse).
@@ -232,6 +248,14 @@ export interface McpModel {
   /** Every known revision with its methods, oldest first (includes this one when known). */
   readonly revisions: readonly RevisionSummary[];
   readonly appliedPatches: readonly AppliedPatch[];
+  /** Patches not applied because upstream has changed what they fix. */
+  readonly supersededPatches: readonly SupersededPatch[];
+  /**
+   * The rules over the schema that shaped this model (which resultType each
+   * result carries, which methods are MRTR), by the sentence naming each,
+   * in the order they ran; only rules that decided something are listed.
+   */
+  readonly appliedRules: readonly string[];
   /** Extensions merged into the model, in order. */
   readonly extensions: readonly MergedExtension[];
   /** What generation could not know (e.g. without schema.ts), reported as notes. */

@@ -69,7 +69,8 @@ describe("types.gen.ts against json-schema-to-typescript + prettier", () => {
         stampVersion: false,
         ...(c.extensions ? { extensions: c.extensions } : {}),
       });
-      const declarations = model.declarations.map((d) => [d.name, backendSchema(d)] as const);
+      const core = model.sources[0]?.name;
+      const declarations = model.declarations.map((d) => [d.name, backendSchema(d, core)] as const);
       expect(emitTypes(model, "/* banner */\n").contents).toBe(await referenceFile(declarations));
     });
   }

@@ -39,10 +39,19 @@ describe("loadSources", () => {
     expect(await loadProblems(fixture("bad-schema-ts"), true)).toEqual([]);
   });
 
-  it("reads a custom folder as an unknown revision named after the folder, without patches", async () => {
+  it("reads a folder without schema.ts as an unknown revision named after the folder, with the whole overlay", async () => {
     const sources = await loadSources({ spec: fixture("custom-schema"), sources: testSources() });
-    expect(sources).toMatchObject({ revision: "custom-schema", known: false, patches: [] });
+    expect(sources).toMatchObject({ revision: "custom-schema", known: false });
+    expect(sources.patches.map((p) => p.file)).toEqual(["schema/patches/upstream-defects.json"]);
     expect(sources.schemaTs).toBeUndefined();
+  });
+
+  it("names a folder with schema.ts after the protocol version it declares", async () => {
+    const sources = await loadSources({
+      spec: fixture("golden-stateless"),
+      sources: testSources(),
+    });
+    expect(sources).toMatchObject({ revision: "2099-01-01", known: false });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Pass: discriminate each method's results on resultType.
  *
- * After the patch overlay pins `resultType` on every result definition
+ * After pin-result-types has pinned `resultType` on every result definition
  * (`CallToolResult` → "complete", `InputRequiredResult` → "input_required"),
  * this pass records the pinned value on each result branch, marks requests
  * that may answer with an InputRequiredResult as MRTR, and completes the
@@ -15,11 +15,16 @@
  */
 import { propertyOf } from "../build-methods.js";
 import type { McpModel, Pass, RequestNode, ResultTypeNode } from "../types.js";
+import { COMPLETE } from "./pin-result-types.js";
 
 /** The resultType value that marks an MRTR answer. */
 export const INPUT_REQUIRED = "input_required";
-/** The resultType a result without one is read as. */
-export const COMPLETE = "complete";
+/** The rule that makes a method MRTR. */
+export const RULE_MRTR = `a method that may answer with the "${INPUT_REQUIRED}" result is MRTR (Multi Round-Trip Requests)`;
+/** The rule for revisions whose results carry no resultType. */
+export const RULE_IMPLICIT_COMPLETE = `results without a resultType are "${COMPLETE}"`;
+
+export { COMPLETE };
 
 /** The pass. */
 export const discriminateResults: Pass = {
@@ -45,7 +50,13 @@ export const discriminateResults: Pass = {
       });
       return { ...r, results, mrtr: results.some((b) => b.resultType === INPUT_REQUIRED) };
     });
-    return { ...model, requests, resultTypes: resultTypeSet(model, requests, pinned) };
+    const declared = resultTypeSet(model, requests, pinned);
+    const resultTypes = declared.length > 0 ? declared : [implicitComplete(model, requests)];
+    const rules = [
+      ...(requests.some((r) => r.mrtr) ? [RULE_MRTR] : []),
+      ...(declared.length === 0 ? [RULE_IMPLICIT_COMPLETE] : []),
+    ];
+    return { ...model, requests, resultTypes, appliedRules: [...model.appliedRules, ...rules] };
   },
 };
 
@@ -76,15 +87,17 @@ function resultTypeSet(
       const origin = model.declarations.find((d) => d.name === definitions[0])!.origin;
       return { kind: "result-type", value, definitions, origin };
     });
-  const all = [...declared, ...added];
-  if (all.length > 0) return all;
-  return [
-    {
-      kind: "result-type",
-      value: COMPLETE,
-      doc: "Implicit: results of this revision carry no resultType, which means complete.",
-      definitions: resultDefinitions.sort(),
-      origin: { file: model.sources[0]?.name ?? "schema.json" },
-    },
-  ];
+  return [...declared, ...added];
+}
+
+/** The one resultType of a revision whose results carry none. */
+function implicitComplete(model: McpModel, requests: readonly RequestNode[]): ResultTypeNode {
+  const definitions = [...new Set(requests.flatMap((r) => r.results.map((b) => b.definition)))];
+  return {
+    kind: "result-type",
+    value: COMPLETE,
+    doc: "Implicit: results of this revision carry no resultType, which means complete.",
+    definitions: definitions.sort(),
+    origin: { file: model.sources[0]?.name ?? "schema.json" },
+  };
 }

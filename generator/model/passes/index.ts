@@ -6,14 +6,20 @@ import type { McpModel, Pass, PassContext } from "../types.js";
 import { applyPatchOverlay } from "./apply-patch-overlay.js";
 import { discriminateResults } from "./discriminate-results.js";
 import { mergeExtensions } from "./merge-extensions.js";
+import { pinResultTypes } from "./pin-result-types.js";
 
 /**
  * The passes, in order. Later passes rely on earlier ones: extensions merge
  * first, so their copies are compared with upstream definitions; the
- * overlay then patches the merged model; discrimination reads the pins the
- * overlay and the extensions add.
+ * overlay then patches the merged model; the resultType rules pin what
+ * neither the schema nor the extensions pin; discrimination reads the pins.
  */
-export const PASSES: readonly Pass[] = [mergeExtensions, applyPatchOverlay, discriminateResults];
+export const PASSES: readonly Pass[] = [
+  mergeExtensions,
+  applyPatchOverlay,
+  pinResultTypes,
+  discriminateResults,
+];
 
 /** Runs passes in order. */
 export function runPasses(

@@ -8,19 +8,19 @@
 /* eslint-disable */
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/ClientNotification
+ * From schema.json#/definitions/ClientNotification
  */
 export type ClientNotification = PingedNotification;
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/ClientRequest
+ * From schema.json#/definitions/ClientRequest
  */
 export type ClientRequest = PingRequest | EchoRequest;
 
 /**
  * Asks the server to repeat a text.
  *
- * From golden-no-schema-ts/schema.json#/definitions/EchoRequest
+ * From schema.json#/definitions/EchoRequest
  */
 export interface EchoRequest {
   id: RequestId;
@@ -41,7 +41,7 @@ export interface EchoRequest {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/EchoResult
+ * From schema.json#/definitions/EchoResult
  */
 export interface EchoResult {
   _meta?: {
@@ -51,12 +51,12 @@ export interface EchoResult {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/EmptyResult
+ * From schema.json#/definitions/EmptyResult
  */
 export type EmptyResult = Result;
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/JSONRPCError
+ * From schema.json#/definitions/JSONRPCError
  */
 export interface JSONRPCError {
   error: {
@@ -69,7 +69,7 @@ export interface JSONRPCError {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/JSONRPCResponse
+ * From schema.json#/definitions/JSONRPCResponse
  */
 export interface JSONRPCResponse {
   id: RequestId;
@@ -78,12 +78,12 @@ export interface JSONRPCResponse {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/Mood
+ * From schema.json#/definitions/Mood
  */
 export type Mood = "calm" | "loud";
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/PingRequest
+ * From schema.json#/definitions/PingRequest
  */
 export interface PingRequest {
   id: RequestId;
@@ -93,7 +93,7 @@ export interface PingRequest {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/PingedNotification
+ * From schema.json#/definitions/PingedNotification
  */
 export interface PingedNotification {
   jsonrpc: "2.0";
@@ -101,12 +101,12 @@ export interface PingedNotification {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/RequestId
+ * From schema.json#/definitions/RequestId
  */
 export type RequestId = string | number;
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/Result
+ * From schema.json#/definitions/Result
  */
 export interface Result {
   _meta?: {
@@ -116,14 +116,14 @@ export interface Result {
 }
 
 /**
- * From golden-no-schema-ts/schema.json#/definitions/ServerRequest
+ * From schema.json#/definitions/ServerRequest
  */
 export type ServerRequest = PingRequest;
 
 /**
  * A recursive definition.
  *
- * From golden-no-schema-ts/schema.json#/definitions/Tree
+ * From schema.json#/definitions/Tree
  */
 export interface Tree {
   children?: Tree[];

@@ -1,10 +1,11 @@
 /**
- * Pass "apply the patch overlay that fixes known upstream defects":
- * applies test/add/replace/remove to the right view, and fails loudly when
- * upstream no longer matches what a patch tests.
+ * Pass "apply the patches whose tests hold": applies test/add/replace/remove
+ * to the right view of any schema its tests hold on, goes on without a
+ * patch whose tests do not hold (recording it when upstream has changed
+ * the tested value), and fails only when the overlay itself is wrong.
  */
 import { describe, expect, it } from "vitest";
-import { McpGenError } from "../../../generator/diagnostics.js";
+import { formatDiagnostic, McpGenError } from "../../../generator/diagnostics.js";
 import type { Patch, PatchOperation } from "../../../generator/load/patches.js";
 import { applyPatchOverlay } from "../../../generator/model/passes/apply-patch-overlay.js";
 import type { Declaration, McpModel } from "../../../generator/model/types.js";
@@ -31,11 +32,12 @@ const base = {
     }),
   ],
   appliedPatches: [],
+  supersededPatches: [],
 } as unknown as McpModel;
 
 function run(patches: Patch[]): McpModel {
   return applyPatchOverlay.run(base, {
-    patches: [{ file: "schema/patches/x.json", revision: "x", patches }],
+    patches: [{ file: "schema/patches/x.json", patches }],
     definitionsKey: "$defs",
     extensions: [],
   });
@@ -97,30 +99,75 @@ describe(applyPatchOverlay.name, () => {
     expect(base).toEqual(before);
   });
 
-  it.each<[string, PatchOperation, string]>([
+  it.each<[string, PatchOperation, McpModel["supersededPatches"]]>([
     [
       "a test that no longer matches",
       { op: "test", path: "/$defs/Value/anyOf/0/type", value: ["string"] },
-      'patch "stale" no longer applies: upstream has changed (expected ["string"], found ["string","integer"])',
+      [
+        {
+          id: "stale",
+          file: "schema/patches/x.json",
+          pointer: "/$defs/Value/anyOf/0/type",
+          expected: '["string"]',
+          actual: '["string","integer"]',
+        },
+      ],
     ],
     [
-      "an add over an existing value",
+      "an add over a value upstream now has",
       { op: "add", path: "/$defs/Thing/required", value: [] },
-      'patch "stale" no longer applies: upstream has changed (expected nothing at required, found ["kind"])',
+      [
+        {
+          id: "stale",
+          file: "schema/patches/x.json",
+          pointer: "/$defs/Thing/required",
+          expected: "nothing",
+          actual: '["kind"]',
+        },
+      ],
     ],
     [
-      "a definition that is gone",
+      "a definition this schema does not have",
       { op: "test", path: "/$defs/Gone/type", value: "object" },
-      'patch "stale" no longer applies: upstream has changed (expected a definition at /$defs/Gone/type, found none)',
+      [],
     ],
-  ])("fails loudly on %s", (_what, op, message) => {
+    [
+      "a path this schema does not have",
+      { op: "test", path: "/$defs/Thing/items/type", value: "object" },
+      [],
+    ],
+  ])("goes on without the patch on %s, recording only a changed value", (_what, op, superseded) => {
+    const out = run([
+      {
+        id: "stale",
+        why: "w",
+        scope: "validators",
+        operations: [op, { op: "add", path: "/$defs/Thing/properties/kind/const", value: "t" }],
+      },
+    ]);
+    expect(out.declarations).toEqual(base.declarations);
+    expect(out.appliedPatches).toEqual([]);
+    expect(out.supersededPatches).toEqual(superseded);
+  });
+
+  it("fails when a patch whose tests hold cannot be applied (the overlay is wrong)", () => {
     try {
-      run([{ id: "stale", why: "w", scope: "validators", operations: [op] }]);
+      run([
+        {
+          id: "wrong",
+          why: "w",
+          scope: "validators",
+          operations: [
+            { op: "test", path: "/$defs/Thing/type", value: "object" },
+            { op: "add", path: "/$defs/Thing/items/type", value: "string" },
+          ],
+        },
+      ]);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(McpGenError);
-      expect((error as McpGenError).diagnostics.map((d) => [d.code, d.message])).toEqual([
-        ["MCPG301", message],
+      expect((error as McpGenError).diagnostics.map(formatDiagnostic)).toEqual([
+        'schema/patches/x.json: error MCPG301: patch "wrong" cannot be applied although its tests hold: /$defs/Thing/items/type: no object or array holds that path (fix: the overlay is wrong: fix the patch\'s operations in schema/patches/ (see schema/patch.schema.json))',
       ]);
     }
   });
