@@ -154,6 +154,23 @@ export const catalog = {
     fix: () =>
       "rename the definition to letters, digits, _ and $ (not starting with a digit), and update the $refs to it",
   }),
+  MCPG211: entry<{ bytes: number; limit: number }>({
+    severity: "error",
+    message: (p) => `the file is ${p.bytes} bytes, more than mcp-gen reads (${p.limit} bytes)`,
+    fix: () => "point mcp-gen at the schema file itself; MCP schemas are a few hundred kilobytes",
+  }),
+  MCPG212: entry<{ what: string; limit: number }>({
+    severity: "error",
+    message: (p) => `${p.what} nest deeper than mcp-gen follows (${p.limit} levels) here`,
+    fix: () =>
+      "flatten the schema: give deeply nested parts definitions of their own and refer to them with $ref",
+  }),
+  MCPG213: entry<{ count: number; limit: number }>({
+    severity: "error",
+    message: (p) =>
+      `the schema has ${p.count} definitions, more than mcp-gen generates from (${p.limit})`,
+    fix: () => "split the schema, or generate from the definitions the protocol needs",
+  }),
   MCPG301: entry<{ patch: string; reason: string }>({
     severity: "error",
     message: (p) => `patch "${p.patch}" cannot be applied although its tests hold: ${p.reason}`,

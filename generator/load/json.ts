@@ -3,6 +3,7 @@
  * where (line and column), not just what.
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
+import { checkFileSize, checkJsonDepth } from "./limits.js";
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
@@ -18,16 +19,22 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /**
  * Parses JSON text; on failure throws an McpGenError whose location is
- * `file:line:column` of the offending character.
+ * `file:line:column` of the offending character. Text larger than the
+ * input limit, or nesting deeper than the depth limit (see limits.ts), is
+ * refused with one diagnostic before anything walks it.
  */
 export function parseJsonText(text: string, file: string): JsonValue {
+  checkFileSize(Buffer.byteLength(text), file);
+  let value: JsonValue;
   try {
-    return JSON.parse(text) as JsonValue;
+    value = JSON.parse(text) as JsonValue;
   } catch {
     const { offset, reason } = findJsonSyntaxError(text) ?? { offset: 0, reason: "not valid JSON" };
     const { line, column } = lineAndColumn(text, offset);
     throw new McpGenError([diagnostic("MCPG201", { reason }, { file, line, column })]);
   }
+  checkJsonDepth(value, file);
+  return value;
 }
 
 /**

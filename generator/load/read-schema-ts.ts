@@ -15,6 +15,7 @@ import type {
 } from "ts-morph";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { escapePointerSegment } from "./json.js";
+import { checkFileSize, checkTsDepth } from "./limits.js";
 import type { InputFile, SchemaTsFacts, TsDeclaration, TsDoc, UnionMember } from "./types.js";
 
 // ts-morph is CommonJS with TypeScript bundled (12 MB), loaded on first use
@@ -31,8 +32,11 @@ export function loadTsMorph(): void {
   ({ Node, Project, ts } = createRequire(import.meta.url)("ts-morph") as typeof morph);
 }
 
-/** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse. */
+/** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse, MCPG211 or MCPG212 when it is too large or nests too deeply. */
 export function readSchemaTs(file: InputFile): SchemaTsFacts {
+  // TypeScript's parser recurses on nesting: bound it before parsing.
+  checkFileSize(Buffer.byteLength(file.text), file.name);
+  checkTsDepth(file.text, file.name);
   loadTsMorph();
   const project = new Project({
     useInMemoryFileSystem: true,

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
+import { checkFileSize } from "./limits.js";
 import { knownRevisions, type PinnedFile, type Registry } from "./registry.js";
 import type { InputFile } from "./types.js";
 
@@ -86,8 +87,9 @@ function resolveFolder(dir: string): ResolvedSpec {
   };
 }
 
-/** Reads a file as an input, with its sha256. */
+/** Reads a file as an input, with its sha256; a file past the size limit is refused unread (MCPG211). */
 export function readInput(path: string, name: string): InputFile {
+  checkFileSize(statSync(path).size, name);
   const bytes = readFileSync(path);
   return { name, path, sha256: sha256(bytes), text: bytes.toString("utf8") };
 }

@@ -4,6 +4,7 @@
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonObject } from "./json.js";
+import { checkDefinitionCount } from "./limits.js";
 import type { Dialect, InputFile, JsonSchemaSource } from "./types.js";
 
 /** Dialect URIs mcp-gen accepts, mapped to the dialect they name. */
@@ -46,6 +47,11 @@ export function parseSchemaJson(file: InputFile): JsonSchemaSource {
         { file: file.name, pointer: "" },
       ),
     ]);
+  checkDefinitionCount(
+    Object.keys(value[definitionsKey] as JsonObject).length,
+    file.name,
+    `/${definitionsKey}`,
+  );
   const declared = typeof value.$schema === "string" ? DIALECT_URIS[value.$schema] : undefined;
   return {
     file,
