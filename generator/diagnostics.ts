@@ -433,6 +433,22 @@ export const catalog = {
     message: (p) => `cannot write ${p.dir}: ${p.reason}`,
     fix: () => "choose an --out folder inside a folder you can write to",
   }),
+  MCPG505: entry<{ dir: string; paths: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `refusing to write ${p.dir}: read-only: ${p.paths.slice(0, 5).join(", ")}${p.paths.length > 5 ? ", ..." : ""} (nothing was written)`,
+    fix: () => "make them writable (chmod u+w), or choose another --out",
+  }),
+  MCPG506: entry<{ dir: string; pid: number }>({
+    severity: "error",
+    message: (p) => `another mcp-gen (process ${p.pid}) is writing ${p.dir} right now`,
+    fix: (p) =>
+      `wait until it is done; if no process ${p.pid} runs any more, delete ${p.dir}.mcp-gen-lock`,
+  }),
+  MCPG507: entry<{ path: string }>({
+    severity: "note",
+    message: (p) => `removed ${p.path}, left by an interrupted run`,
+  }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `internal error: ${p.reason}`,

@@ -9,6 +9,7 @@ import { checkModel } from "./check/check-model.js";
 import { checkSources } from "./check/check-sources.js";
 import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { committedOutput } from "./load/committed-output.js";
+import { regenerateCommand as flagsCommand } from "./write/regenerate-command.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
 import { formatFiles } from "./format/format.js";
 import { loadSources, type LoadOptions } from "./load/load-sources.js";
@@ -20,9 +21,9 @@ import type { McpModel } from "./model/types.js";
 
 /** Options of {@link generate}. */
 export interface GenerateOptions extends LoadOptions {
-  /** The output folder as the user named it; only shown in banners' regenerate command. */
+  /** The output folder; banners' regenerate command gives paths relative to it. */
   readonly out: string;
-  /** The command shown in banners; defaults to `mcp-gen generate --spec <spec> --out <out>`. */
+  /** The command shown in banners; defaults to this run's flags, with paths relative to `out` (see write/regenerate-command.ts). */
   readonly regenerateCommand?: string;
   /** Put mcp-gen's version in banners (default true; goldens turn it off). */
   readonly stampVersion?: boolean;
@@ -64,12 +65,10 @@ function byPath(files: EmittedFile[]): EmittedFile[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The command banners name: the caller's, or the flags of this run. */
+/** The command banners name: the caller's, or this run's flags, written so they do not depend on the working directory. */
 function regenerateCommand(options: GenerateOptions): string {
-  const extensionFlags = (options.extensions ?? []).map((e) => ` --extension ${e}`).join("");
   return (
-    options.regenerateCommand ??
-    `mcp-gen generate --spec ${options.spec}${extensionFlags} --out ${options.out}`
+    options.regenerateCommand ?? flagsCommand(options.spec, options.extensions ?? [], options.out)
   );
 }
 

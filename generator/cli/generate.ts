@@ -96,7 +96,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       process.stdout.write(`${args.out} is up to date (${result.files.length} files)\n`);
       return;
     }
-    writeOutput(args.out, result.files, { force: args.force });
+    printDiagnostics(writeOutput(args.out, result.files, { force: args.force }), args.quiet);
     process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
   },
 };

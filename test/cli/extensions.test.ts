@@ -8,7 +8,7 @@
  * path a user would type (the CLI runs in the repository root).
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
 import { ROOT, SCHEMA_DIR } from "../helpers.js";
@@ -370,7 +370,7 @@ describe.concurrent("--extension tasks", () => {
     }
     expectCommittedTasksOutput(
       out,
-      `mcp-gen generate --spec ${SPEC} --extension tasks --out ${out}`,
+      `mcp-gen generate --spec ${SPEC} --extension tasks --out . (run in this file's folder)`,
     );
   });
 
@@ -381,7 +381,7 @@ describe.concurrent("--extension tasks", () => {
     expect(run.code).toBe(0);
     expectCommittedTasksOutput(
       out,
-      `mcp-gen generate --spec ${SPEC} --extension io.modelcontextprotocol/tasks --out ${out}`,
+      `mcp-gen generate --spec ${SPEC} --extension io.modelcontextprotocol/tasks --out . (run in this file's folder)`,
     );
   });
 
@@ -391,7 +391,7 @@ describe.concurrent("--extension tasks", () => {
     expect(run.code).toBe(0);
     expectCommittedTasksOutput(
       out,
-      `mcp-gen generate --spec ${SPEC} --extension ${file} --out ${out}`,
+      `mcp-gen generate --spec ${SPEC} --extension ${relative(out, file)} --out . (run in this file's folder)`,
     );
   });
 
@@ -411,7 +411,7 @@ describe.concurrent("--extension tasks", () => {
     expect(run.code).toBe(0);
     expectCommittedTasksOutput(
       out,
-      `mcp-gen generate --spec ${SPEC} --extension ${folder} --out ${out}`,
+      `mcp-gen generate --spec ${SPEC} --extension ${relative(out, folder)} --out . (run in this file's folder)`,
     );
   });
 

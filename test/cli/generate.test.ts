@@ -3,8 +3,8 @@
  * --check and its exit code 1, who owns the output folder, and that a failed
  * run leaves no partial output behind.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
 import { ROOT } from "../helpers.js";
@@ -189,6 +189,30 @@ describe("who owns --out", () => {
     writeFileSync(join(out, "removed.gen.ts"), banner);
     await generateCustom(out);
     expect(snapshotFolder(out)).toEqual(fresh);
+    expect(leftovers(parent)).toEqual([]);
+  });
+});
+
+describe("a read-only --out", () => {
+  it("is refused before anything is written (exit 2, MCPG505), and nothing changes", async () => {
+    const parent = tempDir("out");
+    const out = join(parent, "mcp");
+    await generateCustom(out);
+    const banner = readFileSync(join(out, "types.gen.ts"), "utf8");
+    writeFileSync(join(out, "types.gen.ts"), `${banner}// stale\n`);
+    const before = snapshotFolder(out);
+    chmodSync(out, 0o555);
+    try {
+      const run = await runCli(["generate", "--spec", CUSTOM, "--out", out, "--quiet"]);
+      expect(run.code).toBe(2);
+      expect(run.stderrLines).toEqual([
+        `${out}: error MCPG505: refusing to write ${out}: read-only: ${relative(ROOT, out)} (nothing was written) (fix: make them writable (chmod u+w), or choose another --out)`,
+      ]);
+      expect(run.stdout).toBe("");
+    } finally {
+      chmodSync(out, 0o755);
+    }
+    expect(snapshotFolder(out)).toEqual(before);
     expect(leftovers(parent)).toEqual([]);
   });
 });

@@ -14,8 +14,10 @@ export { tempDir };
 
 /** What a run of the CLI did. */
 export interface CliRun {
-  /** The exit code; null when the run was killed (it hung past the timeout). */
+  /** The exit code; null when the run was killed (it hung past the timeout, or a signal ended it). */
   readonly code: number | null;
+  /** The signal that ended the run, if one did. */
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
   /** stderr split into lines, without the trailing empty one. */
@@ -34,6 +36,8 @@ export interface CliOptions {
   readonly cwd?: string;
   /** More environment variables. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Options for node itself, before the script (e.g. `--import` a preload). */
+  readonly nodeOptions?: readonly string[];
 }
 
 const MAIN = join(ROOT, "dist", "generator", "cli", "main.js");
@@ -53,12 +57,13 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [MAIN, ...args],
+      [...(options.nodeOptions ?? []), MAIN, ...args],
       { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
         resolve({
           code,
+          signal: error?.signal ?? null,
           stdout,
           stderr,
           stderrLines: stderr.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1),
@@ -75,9 +80,9 @@ export function snapshotFolder(dir: string): Record<string, string> {
   );
 }
 
-/** Names in `dir` that a write in progress uses (`*.mcp-gen-tmp-*`, `*.mcp-gen-old-*`). */
+/** Names in `dir` that a write in progress uses (`*.mcp-gen-tmp-*`, `*.mcp-gen-old-*`, `*.mcp-gen-lock`). */
 export function leftovers(dir: string): string[] {
-  return readdirSync(dir).filter((name) => /\.mcp-gen-(tmp|old)-/.test(name));
+  return readdirSync(dir).filter((name) => /\.mcp-gen-(tmp-|old-|lock$)/.test(name));
 }
 
 /** A fixture folder under test/fixtures. */

@@ -2,12 +2,12 @@
  * The write stage: all files or none, never into a folder mcp-gen does not
  * own (unless forced), and file system refusals as diagnostics.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
 import { BANNER_MARK } from "../../generator/emit/file.js";
-import { checkOutput, writeOutput } from "../../generator/write/write-output.js";
+import { checkOutput, listFiles, writeOutput } from "../../generator/write/write-output.js";
 import { leftovers, snapshotFolder, tempDir } from "../cli/run-cli.js";
 
 const file = (path: string, body = "export {};\n") => ({
@@ -91,6 +91,101 @@ describe("writeOutput", () => {
       expect(readdirSync(parent)).toEqual([]);
     },
   );
+});
+
+describe("read-only targets are refused before anything is written", () => {
+  /** Runs `write` with `path` made read-only (no write bit for anyone), then makes it writable again. */
+  function withReadOnly(path: string, mode: number, write: () => void): string[] {
+    chmodSync(path, mode);
+    try {
+      return problems(write);
+    } finally {
+      chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+    }
+  }
+
+  it("a read-only output folder", () => {
+    const parent = tempDir("out");
+    const out = join(parent, "mcp");
+    writeOutput(out, [file("index.ts", "export const v = 1;\n")]);
+    const before = snapshotFolder(out);
+    const lines = withReadOnly(out, 0o555, () =>
+      writeOutput(out, [file("index.ts", "export const v = 2;\n")]),
+    );
+    expect(lines).toEqual([
+      `${out}: error MCPG505: refusing to write ${out}: read-only: ${relative(process.cwd(), out)} (nothing was written) (fix: make them writable (chmod u+w), or choose another --out)`,
+    ]);
+    expect(snapshotFolder(out)).toEqual(before);
+    expect(leftovers(parent)).toEqual([]);
+  });
+
+  it("a read-only file the write would replace", () => {
+    const parent = tempDir("out");
+    const out = join(parent, "mcp");
+    writeOutput(out, [file("index.ts"), file("sub/a.gen.ts")]);
+    const before = snapshotFolder(out);
+    const lines = withReadOnly(join(out, "sub", "a.gen.ts"), 0o444, () =>
+      writeOutput(out, [
+        file("index.ts", "export const v = 2;\n"),
+        file("sub/a.gen.ts", "export const a = 2;\n"),
+      ]),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `read-only: ${relative(process.cwd(), join(out, "sub", "a.gen.ts"))} (nothing was written)`,
+    );
+    expect(snapshotFolder(out)).toEqual(before);
+    expect(leftovers(parent)).toEqual([]);
+  });
+
+  it("a new output folder under a read-only parent", () => {
+    const parent = tempDir("out");
+    const out = join(parent, "mcp");
+    const lines = withReadOnly(parent, 0o555, () => writeOutput(out, [file("index.ts")]));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `error MCPG505: refusing to write ${out}: read-only: ${relative(process.cwd(), parent)} (nothing was written)`,
+    );
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe("what a write changes", () => {
+  it("leaves files whose bytes are already right alone, modification time included", () => {
+    const out = join(tempDir("out"), "mcp");
+    writeOutput(out, [file("same.ts"), file("changes.ts", "export const v = 1;\n")]);
+    const past = new Date("2020-01-01T00:00:00Z");
+    for (const name of ["same.ts", "changes.ts"]) utimesSync(join(out, name), past, past);
+    writeOutput(out, [file("same.ts"), file("changes.ts", "export const v = 2;\n")]);
+    expect(statSync(join(out, "same.ts")).mtime).toEqual(past);
+    expect(statSync(join(out, "changes.ts")).mtime).not.toEqual(past);
+  });
+
+  it("removes files no longer emitted and the folders they leave empty", () => {
+    const out = join(tempDir("out"), "mcp");
+    writeOutput(out, [file("index.ts"), file("old/deep/gone.gen.ts"), file("kept/a.ts")]);
+    writeOutput(out, [file("index.ts"), file("kept/a.ts")]);
+    expect(listFiles(out)).toEqual(["index.ts", join("kept", "a.ts")]);
+    expect(readdirSync(out).sort()).toEqual(["index.ts", "kept"]);
+  });
+
+  it("puts a file where a folder was, and a folder where a file was", () => {
+    const out = join(tempDir("out"), "mcp");
+    writeOutput(out, [file("a/inner.ts"), file("b")]);
+    writeOutput(out, [file("a"), file("b/inner.ts")]);
+    expect(listFiles(out)).toEqual(["a", join("b", "inner.ts")]);
+  });
+
+  it("returns a note for each temporary folder of a run that is gone, which it removes", () => {
+    const parent = tempDir("out");
+    const out = join(parent, "mcp");
+    mkdirSync(`${out}.mcp-gen-tmp-999999999-abcdef01`);
+    const notes = writeOutput(out, [file("index.ts")]).map(formatDiagnostic);
+    expect(notes).toEqual([
+      `${out}: note MCPG507: removed ${out}.mcp-gen-tmp-999999999-abcdef01, left by an interrupted run`,
+    ]);
+    expect(leftovers(parent)).toEqual([]);
+  });
 });
 
 describe("checkOutput", () => {

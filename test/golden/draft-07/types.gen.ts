@@ -4,7 +4,7 @@
  *   golden-draft-07/schema.json sha256 d92621a9ddf6440aac3dde64bbbe0ce13f74e1d59f8a44b07493cc11dc425fb8
  *   golden-draft-07/schema.ts sha256 439cb74f992bfced597956a5c213558dc522b608288515fa0835f0a0a6484614
  * Options: extensions: none
- * Regenerate: mcp-gen generate --spec test/fixtures/golden-draft-07 --out test/golden/draft-07
+ * Regenerate: mcp-gen generate --spec ../../fixtures/golden-draft-07 --out . (run in this file's folder)
  */
 /* eslint-disable */
 

@@ -4,7 +4,7 @@
  * Sources:
  *   golden-no-schema-ts/schema.json sha256 d92621a9ddf6440aac3dde64bbbe0ce13f74e1d59f8a44b07493cc11dc425fb8
  * Options: extensions: none
- * Regenerate: mcp-gen generate --spec test/fixtures/golden-no-schema-ts --out test/golden/no-schema-ts
+ * Regenerate: mcp-gen generate --spec ../../fixtures/golden-no-schema-ts --out . (run in this file's folder)
  */
 /* eslint-disable */
 

@@ -4,7 +4,7 @@
  *   golden-stateless/schema.json sha256 a42363bbc23116c44ea5ed425a00a1684b128eeae436afec3ce32625f4d82754
  *   golden-stateless/schema.ts sha256 67f80efdb3d5642f03b4be9561dbedbfc97be7208396b237dc0fbabde4039184
  * Options: extensions: none
- * Regenerate: mcp-gen generate --spec test/fixtures/golden-stateless --out test/golden/stateless
+ * Regenerate: mcp-gen generate --spec ../../fixtures/golden-stateless --out . (run in this file's folder)
  */
 /* eslint-disable */
 
